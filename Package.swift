@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -39,6 +40,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .executableTarget(
+            name: "parse-feed",
+            dependencies: ["SinglecastKit"],
+            path: "Benchmarks/ParseFeed"
         ),
         .target(
             name: "TestSupport",
@@ -55,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SinglecastCLITests",
-            dependencies: ["TestSupport"]
+            dependencies: ["singlecast", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A failure to fetch a URL, naming the URL involved.
+public struct HTTPError: LocalizedError, Equatable, Sendable {
+    /// What went wrong, independent of the URL.
+    public enum Reason: Equatable, Sendable {
+        /// The server answered with a status Singlecast cannot use.
+        case status(Int)
+        /// Connecting took longer than the connect timeout.
+        case connectTimeout
+        /// The server stopped sending for longer than the read timeout.
+        case readTimeout
+        /// The host could not be reached (DNS failure, refused or reset connection).
+        case unreachable(String)
+        /// A redirect chain went past the hop limit or pointed nowhere.
+        case redirect(String)
+        /// The URL is not an http(s) URL.
+        case unsupportedURL
+        /// The body was larger than the caller allows.
+        case bodyTooLarge(Int)
+        /// The connection closed before the whole body arrived.
+        case connectionClosed
+    }
+
+    public var reason: Reason
+    public var url: URL
+
+    public init(_ reason: Reason, url: URL) {
+        self.reason = reason
+        self.url = url
+    }
+
+    public var errorDescription: String? {
+        let url = url.absoluteString
+        switch reason {
+        case .status(let code):
+            let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
+            return "\(url) answered HTTP \(code) \(phrase)"
+        case .connectTimeout:
+            return "\(url): timed out while connecting"
+        case .readTimeout:
+            return "\(url): timed out waiting for data"
+        case .unreachable(let detail):
+            return "\(url) is unreachable: \(detail)"
+        case .redirect(let detail):
+            return "\(url): \(detail)"
+        case .unsupportedURL:
+            return "\(url) is not an http or https URL"
+        case .bodyTooLarge(let limit):
+            return "\(url): the response is larger than \(limit / 1_048_576) MiB"
+        case .connectionClosed:
+            return "\(url): the connection closed before the whole response arrived"
+        }
+    }
+
+    /// Whether trying again later might succeed: timeouts, dropped connections,
+    /// 408, 429 and 5xx answers.
+    public var isTransient: Bool {
+        switch reason {
+        case .status(let code): return code == 408 || code == 429 || (500...599).contains(code)
+        case .connectTimeout, .readTimeout, .unreachable, .connectionClosed: return true
+        case .redirect, .unsupportedURL, .bodyTooLarge: return false
+        }
+    }
+
+    /// Translates an error thrown by async-http-client or SwiftNIO for a request to `url`.
+    static func wrapping(_ error: any Error, url: URL) -> any Error {
+        if error is HTTPError || error is CancellationError { return error }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return HTTPError(.connectTimeout, url: url)
+            case .readTimeout, .deadlineExceeded:
+                return HTTPError(.readTimeout, url: url)
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return HTTPError(.connectionClosed, url: url)
+            case .cancelled:
+                return CancellationError()
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return HTTPError(.unsupportedURL, url: url)
+            default:
+                return HTTPError(.unreachable(String(describing: clientError)), url: url)
+            }
+        }
+        if let ioError = error as? IOError {
+            return HTTPError(.unreachable(String(cString: strerror(ioError.errnoCode))), url: url)
+        }
+        if let connectError = error as? NIOConnectionError {
+            let cause = connectError.connectionErrors.first.map { "\($0.error)" } ?? "\(connectError)"
+            return HTTPError(.unreachable(cause), url: url)
+        }
+        return HTTPError(.unreachable(String(describing: error)), url: url)
+    }
+}

@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The HTTP client Singlecast uses: a real `User-Agent`, connect and read
+/// timeouts, and redirects followed by hand so that callers learn the final URL
+/// and whether every hop was permanent.
+///
+/// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
+public final class HTTPSession: Sendable {
+    /// How a session behaves.
+    public struct Configuration: Sendable {
+        /// Sent with every request; some podcast hosts refuse requests without one.
+        public var userAgent: String = "Singlecast/1.0 (Linux; podcast client)"
+        /// How long connecting may take.
+        public var connectTimeout: Duration = .seconds(10)
+        /// How long the server may go without sending a byte.
+        public var readTimeout: Duration = .seconds(30)
+        /// Ask for gzip and inflate responses (for feeds and JSON; never for media with ranges).
+        public var acceptsCompression: Bool = false
+        /// How many redirects one request may follow.
+        public var maximumRedirects: Int = 10
+
+        public init() {}
+    }
+
+    /// A response whose head has arrived; its body is still to be read.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: HTTPClientResponse.Body
+        /// The URL that answered, after all redirects.
+        public var finalURL: URL
+        /// The URL to remember for the resource: the final URL when every redirect
+        /// was permanent (301 or 308), else the last URL reached through permanent ones.
+        public var permanentURL: URL
+    }
+
+    public let configuration: Configuration
+    private let client: HTTPClient
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(
+                connect: .init(configuration.connectTimeout),
+                read: .init(configuration.readTimeout)
+            ),
+            decompression: configuration.acceptsCompression
+                ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
+        )
+        clientConfiguration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    }
+
+    /// Closes the connections; the session cannot be used afterwards.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Sends a GET for `url`, following up to ``Configuration/maximumRedirects`` redirects
+    /// (relative `Location` included) with the same extra headers, and returns the first
+    /// non-redirect response. Statuses are not checked: callers decide what is acceptable.
+    public func get(_ url: URL, headers extraHeaders: [(String, String)] = []) async throws -> Response {
+        var current = url
+        var permanentURL = url
+        var stillPermanent = true
+        for _ in 0...configuration.maximumRedirects {
+            guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw HTTPError(.unsupportedURL, url: current)
+            }
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.headers.add(name: "User-Agent", value: configuration.userAgent)
+            if configuration.acceptsCompression {
+                request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            }
+            for (name, value) in extraHeaders {
+                request.headers.add(name: name, value: value)
+            }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
+            } catch {
+                throw HTTPError.wrapping(error, url: current)
+            }
+            let status = Int(response.status.code)
+            guard [301, 302, 303, 307, 308].contains(status) else {
+                return Response(
+                    status: status, headers: response.headers, body: response.body,
+                    finalURL: current, permanentURL: permanentURL)
+            }
+            guard let location = response.headers.first(name: "Location"),
+                let next = URL(string: location, relativeTo: current)?.absoluteURL
+            else {
+                throw HTTPError(.redirect("HTTP \(status) redirect without a usable Location"), url: current)
+            }
+            try await discard(response.body, url: current)
+            stillPermanent = stillPermanent && (status == 301 || status == 308)
+            if stillPermanent { permanentURL = next }
+            current = next
+        }
+        throw HTTPError(.redirect("more than \(configuration.maximumRedirects) redirects"), url: url)
+    }
+
+    /// Reads a whole response body of at most `limit` bytes.
+    public func collect(_ response: Response, upTo limit: Int) async throws -> Data {
+        var data = Data()
+        do {
+            for try await buffer in response.body {
+                guard data.count + buffer.readableBytes <= limit else {
+                    throw HTTPError(.bodyTooLarge(limit), url: response.finalURL)
+                }
+                data.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch {
+            throw HTTPError.wrapping(error, url: response.finalURL)
+        }
+        return data
+    }
+
+    /// Reads and drops a redirect's small body so the connection can be reused.
+    private func discard(_ body: HTTPClientResponse.Body, url: URL) async throws {
+        var received = 0
+        do {
+            for try await buffer in body {
+                received += buffer.readableBytes
+                if received > 65_536 { break }
+            }
+        } catch {
+            throw HTTPError.wrapping(error, url: url)
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

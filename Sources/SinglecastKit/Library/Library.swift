@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+
+/// The library database: search results, podcasts, episodes and the progress buffer.
+///
+/// A `Sendable` value over a GRDB writer; the schema is migrated when it opens.
+public struct Library: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) `library.sqlite` in `directory`.
+    public init(directory: URL) throws {
+        let path = directory.appendingPathComponent("library.sqlite").path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            // Several singlecast processes may share one library.
+            configuration.busyMode = .timeout(15)
+            try self.init(writer: DatabaseQueue(path: path, configuration: configuration))
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw LibraryError.unusableDatabase(path: path, detail: "\(error)")
+        }
+    }
+
+    /// A library that lives in memory only, for tests.
+    public static func inMemory() throws -> Library {
+        try Library(writer: DatabaseQueue())
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    // MARK: - Search results
+
+    /// Replaces the remembered search results with `results`.
+    public func replaceSearchResults(_ results: [SearchResult]) throws {
+        try writer.write { db in
+            try SearchResult.deleteAll(db)
+            for result in results { try result.insert(db) }
+        }
+    }
+
+    /// The result numbered `number` of the last search.
+    public func searchResult(number: Int) throws -> SearchResult {
+        try writer.read { db in
+            if let result = try SearchResult.fetchOne(db, key: number) { return result }
+            throw LibraryError.noSuchSearchResult(number: number, count: try SearchResult.fetchCount(db))
+        }
+    }
+
+    // MARK: - Podcasts and episodes
+
+    /// Saves a parsed feed under `feedKey`, updating episodes by identity (never duplicating
+    /// them), and makes it the current podcast. Returns the stored podcast.
+    @discardableResult
+    public func saveFeed(_ feed: Feed, feedKey: String) throws -> StoredPodcast {
+        try writer.write { db in
+            let podcast = feed.podcast
+            try db.execute(
+                sql: """
+                    INSERT INTO podcast (feedKey, title, link, description, author, imageURL, newFeedURL, refreshedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(feedKey) DO UPDATE SET
+                      title = excluded.title, link = excluded.link, description = excluded.description,
+                      author = excluded.author, imageURL = excluded.imageURL,
+                      newFeedURL = excluded.newFeedURL, refreshedAt = excluded.refreshedAt
+                    """,
+                arguments: [
+                    feedKey, podcast.title, podcast.link?.absoluteString, podcast.description,
+                    podcast.author, podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(),
+                ])
+            let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
+            try db.execute(sql: "UPDATE episode SET position = NULL WHERE podcastId = ?", arguments: [podcastID])
+            let upsert = try db.cachedStatement(sql: EpisodeColumns.upsertSQL)
+            var seenIdentities = Set<String>()
+            for (index, episode) in feed.episodes.enumerated() {
+                let identity = Self.uniqueIdentity(of: episode, among: &seenIdentities)
+                try upsert.execute(arguments: EpisodeColumns.arguments(episode, podcastID: podcastID, identity: identity, position: index + 1))
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
+                arguments: [podcastID])
+            return StoredPodcast(id: podcastID, feedKey: feedKey, podcast: podcast)
+        }
+    }
+
+    /// The podcast listed last, which episode numbers refer to.
+    public func currentPodcast() throws -> StoredPodcast? {
+        try writer.read { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currentPodcast'") else {
+                return nil
+            }
+            return try Self.podcast(db, where: "id = ?", id)
+        }
+    }
+
+    /// The podcast stored under `feedKey`, if any.
+    public func podcast(feedKey: String) throws -> StoredPodcast? {
+        try writer.read { db in try Self.podcast(db, where: "feedKey = ?", feedKey) }
+    }
+
+    /// The episodes of a podcast in feed order, each with its progress-buffer entry.
+    public func episodes(podcastID: Int64) throws -> [EpisodeEntry] {
+        try writer.read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT episode.*, download.id AS downloadId FROM episode
+                    LEFT JOIN download ON download.enclosureURL = episode.enclosureURL
+                    WHERE podcastId = ? AND position IS NOT NULL ORDER BY position
+                    """,
+                arguments: [podcastID])
+            var downloadsByID: [Int64: DownloadRecord] = [:]
+            for download in try DownloadRecord.fetchAll(
+                db,
+                sql: "SELECT download.* FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL WHERE episode.podcastId = ?",
+                arguments: [podcastID])
+            {
+                downloadsByID[download.id!] = download
+            }
+            var entries: [EpisodeEntry] = []
+            while let row = try rows.next() {
+                let downloadID: Int64? = row["downloadId"]
+                entries.append(
+                    EpisodeEntry(
+                        number: row["position"], episode: EpisodeColumns.episode(from: row),
+                        download: downloadID.flatMap { downloadsByID[$0] }))
+            }
+            return entries
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func podcast(_ db: Database, where condition: String, _ value: any DatabaseValueConvertible) throws -> StoredPodcast? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM podcast WHERE \(condition)", arguments: [value]) else {
+            return nil
+        }
+        let feedKey: String = row["feedKey"]
+        let podcast = Podcast(
+            title: row["title"], link: url(row["link"]), description: row["description"],
+            author: row["author"], imageURL: url(row["imageURL"]),
+            feedURL: feedKey.hasPrefix("file:") ? nil : URL(string: feedKey),
+            newFeedURL: url(row["newFeedURL"]))
+        return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast)
+    }
+
+    /// An episode's identity, made unique within one feed: a feed that repeats a guid
+    /// still lists every item under its own number.
+    private static func uniqueIdentity(of episode: Episode, among seen: inout Set<String>) -> String {
+        let base = episode.identity ?? "title:\(episode.title)"
+        var identity = base
+        var copy = 1
+        while !seen.insert(identity).inserted {
+            copy += 1
+            identity = "\(base)#\(copy)"
+        }
+        return identity
+    }
+
+    static func url(_ text: String?) -> URL? {
+        text.flatMap(URL.init(string:))
+    }
+}

@@ -1,0 +1,71 @@
+import GRDB
+
+extension Library {
+    /// The schema's history. A migration is never edited once it has shipped: add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text)
+            }
+            try db.create(table: "searchResult") { t in
+                t.primaryKey("number", .integer)
+                t.column("collectionId", .integer)
+                t.column("title", .text).notNull()
+                t.column("artist", .text)
+                t.column("feedURL", .text)
+                t.column("episodeCount", .integer)
+                t.column("genre", .text)
+                t.column("artworkURL", .text)
+                t.column("releaseDate", .datetime)
+            }
+            try db.create(table: "podcast") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("feedKey", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("link", .text)
+                t.column("description", .text)
+                t.column("author", .text)
+                t.column("imageURL", .text)
+                t.column("newFeedURL", .text)
+                t.column("refreshedAt", .datetime)
+            }
+            try db.create(table: "episode") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("podcast", onDelete: .cascade).notNull()
+                t.column("identity", .text).notNull()
+                t.column("position", .integer)
+                t.column("title", .text).notNull()
+                t.column("guid", .text)
+                t.column("link", .text)
+                t.column("published", .datetime)
+                t.column("duration", .integer)
+                t.column("description", .text)
+                t.column("enclosureURL", .text).indexed()
+                t.column("enclosureLength", .integer)
+                t.column("enclosureType", .text)
+                t.column("season", .integer)
+                t.column("episodeNumber", .integer)
+                t.column("explicit", .boolean)
+                t.column("transcriptURL", .text)
+                t.column("chaptersURL", .text)
+                t.uniqueKey(["podcastId", "identity"])
+            }
+            try db.create(table: "download") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("enclosureURL", .text).notNull().unique()
+                t.column("state", .text).notNull()
+                t.column("receivedBytes", .integer).notNull().defaults(to: 0)
+                t.column("expectedBytes", .integer)
+                t.column("file", .text).notNull().unique()
+                t.column("podcastTitle", .text).notNull()
+                t.column("episodeTitle", .text).notNull()
+                t.column("message", .text)
+                t.column("ownerPID", .integer)
+                t.column("updatedAt", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}

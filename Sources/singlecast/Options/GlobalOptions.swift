@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SinglecastKit
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print diagnostics to standard error.")
+    var verbose = false
+
+    /// The process environment, read once.
+    var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// Sets up logging and returns the library in the configured folder.
+    func openLibrary() throws -> Library {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .warning
+            return handler
+        }
+        return try Library(directory: LibraryLocation.directory(environment: environment))
+    }
+
+    /// The HTTP configuration: defaults, with `SINGLECAST_TIMEOUT` (seconds) as the read timeout.
+    func httpConfiguration(compressed: Bool) -> HTTPSession.Configuration {
+        var configuration = HTTPSession.Configuration()
+        configuration.acceptsCompression = compressed
+        if let text = environment["SINGLECAST_TIMEOUT"], let seconds = Double(text), seconds > 0 {
+            configuration.readTimeout = .milliseconds(Int(seconds * 1000))
+            configuration.connectTimeout = .milliseconds(Int(seconds * 1000))
+        }
+        return configuration
+    }
+}
+
+/// Runs `body` with an HTTP session and shuts the session down afterwards, whatever happens.
+func withHTTPSession<T>(
+    _ configuration: HTTPSession.Configuration,
+    _ body: (HTTPSession) async throws -> T
+) async throws -> T {
+    let session = HTTPSession(configuration: configuration)
+    do {
+        let result = try await body(session)
+        try await session.shutdown()
+        return result
+    } catch {
+        try? await session.shutdown()
+        throw error
+    }
+}
+
+extension GlobalOptions {
+    /// The progress buffer of `library`, rebuilt from the files on disk.
+    func progressBuffer(_ library: Library) throws -> ProgressBuffer {
+        let buffer = ProgressBuffer(
+            library: library,
+            episodesDirectory: LibraryLocation.directory(environment: environment).appendingPathComponent("Episodes"))
+        try buffer.rebuild()
+        return buffer
+    }
+}

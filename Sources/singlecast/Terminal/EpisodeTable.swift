@@ -1,0 +1,33 @@
+import SinglecastKit
+
+/// The numbered list `singlecast episodes` prints.
+enum EpisodeTable {
+    static func render(_ entries: [EpisodeEntry]) -> String {
+        var table = TextTable(headers: ["#", "Date", "Length", "Size", "State", "Title"], rightAligned: [0, 2, 3])
+        for entry in entries {
+            let episode = entry.episode
+            table.rows.append([
+                String(entry.number),
+                episode.published.map(Format.day) ?? "",
+                episode.duration.map { Format.duration(seconds: $0) } ?? "",
+                episode.enclosure?.length.flatMap { $0 > 0 ? Format.bytes($0) : nil } ?? "",
+                stateCell(entry.download),
+                episode.enclosure == nil ? episode.title + " (no audio)" : episode.title,
+            ])
+        }
+        return table.render()
+    }
+
+    /// `done`, `42%`, `paused 42%`, `error`, or `-` when never asked for.
+    static func stateCell(_ download: DownloadRecord?) -> String {
+        guard let download else { return "-" }
+        let percent = download.fractionCompleted.map { "\(Int($0 * 100))%" }
+        switch download.state {
+        case .completed: return "done"
+        case .downloading: return percent ?? "downloading"
+        case .notStarted: return "-"
+        case .waiting, .paused, .interrupted, .cancelled, .error:
+            return [download.state.rawValue, percent].compactMap { $0 }.joined(separator: " ")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct DownloadCommandTests {
+    private func folder(_ show: LoopbackShow) -> URL {
+        show.cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true)
+    }
+
+    private func expectedBytes(_ name: String) -> Data {
+        TestServer.generatedBytes(offset: 0, count: Int(LoopbackShow.mediaSizes[name]!))
+    }
+
+    /// Waits (at most `timeout`) until `condition` holds.
+    private func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "condition not met in time")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func size(_ url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    @Test func downloadsIntoEpisodesAndNeverTwice() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let result = try await show.cli.run(["download", "1", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let three = folder(show).appendingPathComponent("Episode Three: Café & Résumé.mp3")
+        let one = folder(show).appendingPathComponent("Episode One.mp3")
+        #expect(try Data(contentsOf: three) == expectedBytes("three.mp3"))
+        #expect(try Data(contentsOf: one) == expectedBytes("one.mp3"))
+        #expect(result.stdout.contains("done: \(three.path)"))
+        #expect(!FileManager.default.fileExists(atPath: three.path + ".part"))
+
+        show.server.clearRequests()
+        let again = try await show.cli.run(["download", "1"])
+        #expect(again.status == 0)
+        #expect(again.stdout == "already downloaded: \(three.path)\n")
+        #expect(show.server.requests.isEmpty)
+
+        let listing = try await show.cli.run(["episodes", show.feedURL, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any])
+        let episodes = try #require(object["episodes"] as? [[String: Any]])
+        #expect(episodes[0]["state"] as? String == "completed")
+        #expect(episodes[0]["progress"] as? Double == 1)
+        #expect(episodes[0]["file"] as? String == three.path)
+        #expect(episodes[1]["state"] as? String == "not-started")
+        try await show.stop()
+    }
+
+    @Test func theBufferIsRebuiltFromTheFilesOnDisk() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        #expect(try await show.cli.run(["download", "2"]).status == 0)
+        let two = folder(show).appendingPathComponent("Episode Two.mp3")
+
+        // The database is lost: the complete file still counts as downloaded.
+        try FileManager.default.removeItem(at: show.cli.home.appendingPathComponent("library.sqlite"))
+        try? FileManager.default.removeItem(at: show.cli.home.appendingPathComponent("library.sqlite-wal"))
+        try? FileManager.default.removeItem(at: show.cli.home.appendingPathComponent("library.sqlite-shm"))
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        show.server.clearRequests()
+        let afterLoss = try await show.cli.run(["download", "2"])
+        #expect(afterLoss.stdout == "already downloaded: \(two.path)\n")
+        #expect(show.server.requests.isEmpty)
+
+        // The file is deleted: the episode is no longer downloaded.
+        try FileManager.default.removeItem(at: two)
+        let downloads = try await show.cli.run(["downloads", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
+        #expect(list.first?["state"] as? String == "not-started")
+        let again = try await show.cli.run(["download", "2"])
+        #expect(again.status == 0)
+        #expect(try Data(contentsOf: two) == expectedBytes("two.mp3"))
+        try await show.stop()
+    }
+
+    @Test func aKilledDownloadResumesWithARangeRequest() async throws {
+        let show = try await LoopbackShow.start()
+        let size: Int64 = 4_000_000
+        show.server.serve(path: "/media/two.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"big\"", bytesPerSecond: 2_000_000)
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let part = folder(show).appendingPathComponent("Episode Two.mp3.part")
+        let process = try show.cli.start(["download", "2"])
+        try await waitUntil { size(part) > 500_000 }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let kept = size(part)
+        #expect(kept > 0 && kept < size)
+
+        // The stale "downloading" row becomes interrupted, with the partial file kept.
+        let downloads = try await show.cli.run(["downloads", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
+        #expect(list.first?["state"] as? String == "interrupted")
+
+        show.server.serve(path: "/media/two.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"big\"")
+        show.server.clearRequests()
+        let rerun = try await show.cli.run(["download", "2"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let ranges = show.server.requests(for: "/media/two.mp3").compactMap(\.range)
+        #expect(ranges.count == 1)
+        let resumedFrom = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
+        #expect(resumedFrom >= kept)
+        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(size)))
+        try await show.stop()
+    }
+
+    @Test func ctrlCKeepsThePartialFileAndExits130() async throws {
+        let show = try await LoopbackShow.start()
+        show.server.serve(path: "/media/one.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let part = folder(show).appendingPathComponent("Episode One.mp3.part")
+        let process = try show.cli.start(["download", "3"])
+        try await waitUntil { size(part) > 100_000 }
+        kill(process.processIdentifier, SIGINT)
+        try await waitUntil { !process.isRunning }
+        #expect(process.terminationStatus == 130)
+        #expect(size(part) > 0)
+        #expect(!FileManager.default.fileExists(atPath: folder(show).appendingPathComponent("Episode One.mp3").path))
+        let downloads = try await show.cli.run(["downloads", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
+        #expect(list.first?["state"] as? String == "interrupted")
+        try await show.stop()
+    }
+
+    @Test func aSecondProcessDoesNotDownloadTheSameEpisode() async throws {
+        let show = try await LoopbackShow.start()
+        show.server.serve(path: "/media/one.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let part = folder(show).appendingPathComponent("Episode One.mp3.part")
+        let first = try show.cli.start(["download", "3"], outputName: "first")
+        try await waitUntil { size(part) > 100_000 }
+        let second = try await show.cli.run(["download", "3"])
+        #expect(second.status == 0)
+        #expect(second.stdout.hasPrefix("already being downloaded by process \(first.processIdentifier): Episode One"))
+        try await waitUntil(timeout: .seconds(30)) { !first.isRunning }
+        #expect(first.terminationStatus == 0)
+        #expect(show.server.requests(for: "/media/one.mp3").count == 1)
+        try await show.stop()
+    }
+
+    @Test func failuresLeaveNothingAtTheFinalPath() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        show.server.remove(path: "/media/two.mp3")
+        let missing = try await show.cli.run(["download", "2"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("\(show.server.url("/media/two.mp3").absoluteString) answered HTTP 404 Not Found"))
+        #expect(!FileManager.default.fileExists(atPath: folder(show).appendingPathComponent("Episode Two.mp3").path))
+
+        let noSuch = try await show.cli.run(["download", "9"])
+        #expect(noSuch.status == 1)
+        #expect(noSuch.stderr == "Error: there is no episode 9 in Loopback Radio: it has 4 episodes\n")
+        let badRange = try await show.cli.run(["download", "3-1"])
+        #expect(badRange.status == 64)
+        try await show.stop()
+    }
+}

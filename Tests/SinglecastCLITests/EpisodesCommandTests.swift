@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct EpisodesCommandTests {
+    @Test func listsAFeedURLInFeedOrder() async throws {
+        let show = try await LoopbackShow.start()
+        let result = try await show.cli.run(["episodes", show.feedURL])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[0] == "Loopback Radio")
+        #expect(lines[1].hasPrefix("#  Date"))
+        #expect(lines[2].hasPrefix("1  2024-07-03  1:02:03  300 kB  -      Episode Three: Café & Résumé"))
+        #expect(lines[3].hasPrefix("2  2024-07-02    42:07  200 kB  -      Episode Two"))
+        #expect(lines[4].hasPrefix("3  2024-07-01     1:35  100 kB  -      Episode One"))
+        #expect(lines[5].hasSuffix("Announcement without audio (no audio)"))
+        let request = try #require(show.server.requests(for: "/feeds/show.xml").first)
+        #expect(request.header("User-Agent")?.hasPrefix("Singlecast/") == true)
+        #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
+        try await show.stop()
+    }
+
+    @Test func printsJSONInDocumentOrder() async throws {
+        let show = try await LoopbackShow.start()
+        let result = try await show.cli.run(["episodes", show.feedURL, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["title"] as? String == "Loopback Radio")
+        #expect(object["feedURL"] as? String == show.feedURL)
+        let episodes = try #require(object["episodes"] as? [[String: Any]])
+        #expect(episodes.count == 4)
+        let first = episodes[0]
+        #expect(Set(first.keys) == ["number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file"])
+        #expect(first["number"] as? Int == 1)
+        #expect(first["guid"] as? String == "loopback-3")
+        #expect(first["published"] as? String == "2024-07-03T08:00:00Z")
+        #expect(first["duration"] as? Int == 3723)
+        #expect(first["state"] as? String == "not-started")
+        let enclosure = try #require(first["enclosure"] as? [String: Any])
+        #expect(enclosure["length"] as? Int == 300_000)
+        #expect(enclosure["type"] as? String == "audio/mpeg")
+        #expect(episodes[3]["enclosure"] is NSNull)
+        #expect(episodes[3]["duration"] is NSNull)
+        try await show.stop()
+    }
+
+    @Test func followsRedirectsAndStoresThePermanentURL() async throws {
+        let show = try await LoopbackShow.start()
+        show.server.redirect(path: "/old.xml", to: "/moved.xml", status: 301)
+        show.server.redirect(path: "/moved.xml", to: "feeds/show.xml", status: 308)
+        let result = try await show.cli.run(["episodes", show.server.url("/old.xml").absoluteString, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["feedURL"] as? String == show.feedURL)
+        try await show.stop()
+    }
+
+    @Test func listingAgainDoesNotDuplicate() async throws {
+        let show = try await LoopbackShow.start()
+        let first = try await show.cli.run(["episodes", show.feedURL])
+        let second = try await show.cli.run(["episodes", show.feedURL])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.stdout == second.stdout)
+        try await show.stop()
+    }
+
+    @Test func readsALocalFile() async throws {
+        let cli = try CLI()
+        let result = try await cli.run(["episodes", Fixtures.url("cli/show.xml").path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["feedURL"] is NSNull)
+        #expect((object["episodes"] as? [Any])?.count == 4)
+        cli.removeHome()
+    }
+
+    @Test func badInputGetsOneClearError() async throws {
+        let show = try await LoopbackShow.start()
+        show.server.serve(path: "/page.html", data: try Fixtures.data("cli/not-a-feed.html"), contentType: "text/html")
+        let pageURL = show.server.url("/page.html").absoluteString
+        let html = try await show.cli.run(["episodes", pageURL])
+        #expect(html.status == 1)
+        #expect(html.stderr.hasPrefix("Error: \(pageURL) is not a podcast feed"))
+        #expect(html.stdout.isEmpty)
+
+        let missingURL = show.server.url("/missing.xml").absoluteString
+        let missing = try await show.cli.run(["episodes", missingURL])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: \(missingURL) answered HTTP 404 Not Found\n")
+
+        let noFile = try await show.cli.run(["episodes", "/nonexistent/feed.xml"])
+        #expect(noFile.status == 1)
+        #expect(noFile.stderr.hasPrefix("Error: cannot read /nonexistent/feed.xml"))
+
+        let noSearch = try await show.cli.run(["episodes", "4"])
+        #expect(noSearch.status == 1)
+        #expect(noSearch.stderr == "Error: there is no search result 4: run `singlecast search TERM` first\n")
+        try await show.stop()
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+
+/// A local server with the search API, a show feed and its media, for CLI tests.
+struct LoopbackShow {
+    /// The media sizes of the feed's three episodes, in feed order.
+    static let mediaSizes: [String: Int64] = ["three.mp3": 300_000, "two.mp3": 200_000, "one.mp3": 100_000]
+
+    let server: TestServer
+    let cli: CLI
+
+    static func start(environment: [String: String] = [:]) async throws -> LoopbackShow {
+        let server = try await TestServer.start()
+        let host = "127.0.0.1:\(server.port)"
+        let feed = try String(contentsOf: Fixtures.url("cli/show.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "SERVER", with: host)
+        server.serve(path: "/feeds/show.xml", data: Data(feed.utf8), contentType: "application/rss+xml")
+        let search = try String(contentsOf: Fixtures.url("itunes/search-accidental-tech.json"), encoding: .utf8)
+            .replacingOccurrences(of: "SERVER/feeds/rss-itunes.xml", with: "\(host)/feeds/show.xml")
+        server.serve(path: "/search", data: Data(search.utf8), contentType: "text/javascript; charset=utf-8")
+        for (name, size) in mediaSizes {
+            server.serve(path: "/media/\(name)", generatedSize: size, contentType: "audio/mpeg", etag: "\"\(name)-v1\"")
+        }
+        var environment = environment
+        environment["SINGLECAST_ITUNES_URL"] = server.baseURL.absoluteString
+        return LoopbackShow(server: server, cli: try CLI(environment: environment))
+    }
+
+    var feedURL: String { server.url("/feeds/show.xml").absoluteString }
+
+    /// Stops the server and removes the library folder.
+    func stop() async throws {
+        try await server.stop()
+        cli.removeHome()
+    }
+}

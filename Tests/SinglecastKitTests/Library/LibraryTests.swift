@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import SinglecastKit
+
+@Suite struct LibraryTests {
+    private func feed(_ titles: [String], guidPrefix: String = "g") -> Feed {
+        Feed(
+            podcast: Podcast(title: "Show", link: URL(string: "https://example.com")),
+            episodes: titles.enumerated().map { index, title in
+                Episode(
+                    title: title, guid: "\(guidPrefix)\(index)",
+                    published: Date(timeIntervalSince1970: Double(1_700_000_000 + index)),
+                    duration: 60 * index,
+                    enclosure: Enclosure(url: URL(string: "https://cdn.example.com/\(index).mp3")!, length: 1000, type: "audio/mpeg"))
+            })
+    }
+
+    @Test func savesAFeedAndListsItInFeedOrder() throws {
+        let library = try Library.inMemory()
+        let stored = try library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed")
+        let entries = try library.episodes(podcastID: stored.id)
+        #expect(entries.map(\.number) == [1, 2, 3])
+        #expect(entries.map(\.episode.title) == ["One", "Two", "Three"])
+        #expect(entries[1].episode == feed(["One", "Two", "Three"]).episodes[1])
+        #expect(entries.allSatisfy { $0.download == nil })
+        #expect(try library.currentPodcast()?.id == stored.id)
+    }
+
+    @Test func listingAgainUpdatesByIdentityWithoutDuplicates() throws {
+        let library = try Library.inMemory()
+        let key = "https://example.com/feed"
+        let first = try library.saveFeed(feed(["One", "Two"]), feedKey: key)
+        var newer = feed(["One (edited)", "Two"])
+        newer.episodes.insert(Episode(title: "Zero", guid: "new"), at: 0)
+        let second = try library.saveFeed(newer, feedKey: key)
+        #expect(first.id == second.id)
+        let entries = try library.episodes(podcastID: second.id)
+        #expect(entries.map(\.episode.title) == ["Zero", "One (edited)", "Two"])
+        #expect(entries.map(\.number) == [1, 2, 3])
+    }
+
+    @Test func repeatedGuidsStillGetTheirOwnNumbers() throws {
+        let library = try Library.inMemory()
+        var duplicated = feed(["A", "B"])
+        duplicated.episodes[1].guid = duplicated.episodes[0].guid
+        let stored = try library.saveFeed(duplicated, feedKey: "k")
+        #expect(try library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
+    }
+
+    @Test func remembersTheLastSearch() throws {
+        let library = try Library.inMemory()
+        try library.replaceSearchResults([
+            SearchResult(number: 1, title: "First", feedURL: URL(string: "https://a/rss")),
+            SearchResult(number: 2, title: "Second"),
+        ])
+        #expect(try library.searchResult(number: 1).feedURL == URL(string: "https://a/rss"))
+        #expect(try library.searchResult(number: 2).feedURL == nil)
+        #expect(throws: LibraryError.noSuchSearchResult(number: 3, count: 2)) {
+            try library.searchResult(number: 3)
+        }
+        try library.replaceSearchResults([])
+        #expect(throws: LibraryError.noSuchSearchResult(number: 1, count: 0)) {
+            try library.searchResult(number: 1)
+        }
+    }
+
+    @Test func opensAFolderOnDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stored = try Library(directory: folder).saveFeed(feed(["One"]), feedKey: "k")
+        let reopened = try Library(directory: folder)
+        #expect(try reopened.currentPodcast() == stored)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("library.sqlite").path))
+    }
+
+    @Test func libraryLocationFollowsTheEnvironment() {
+        #expect(LibraryLocation.directory(environment: ["SINGLECAST_HOME": "/x/y"]).path == "/x/y")
+        #expect(LibraryLocation.directory(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).path == "/d/singlecast")
+        #expect(LibraryLocation.directory(environment: ["HOME": "/h"]).path == "/h/.local/share/singlecast")
+    }
+}

@@ -1,0 +1,320 @@
+/// Sits between the caller's bytes and libxml2 and makes sure libxml2 reads the text the
+/// publisher meant.
+///
+/// It holds back the start of the document until it knows the encoding (from a byte order mark
+/// or the XML declaration), dropping whitespace before the declaration (a WordPress fault), then:
+/// - UTF-8 (declared, or by default): passes valid UTF-8 through and reads each byte that is not
+///   part of a valid sequence as Windows-1252, the usual mistake of feeds that paste text from
+///   elsewhere. Sequences cut by a chunk boundary are carried over to the next chunk.
+/// - ISO-8859-1, Windows-1252, ISO-8859-15: converts to UTF-8 itself (ISO-8859-1 as
+///   Windows-1252, as browsers do, since its C1 controls are never meant).
+/// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
+/// - anything else (UTF-16, other declared encodings): passes the bytes to libxml2 unchanged.
+struct FeedInputFilter {
+    /// What libxml2 is given.
+    enum Output: Equatable {
+        /// UTF-8 checked or produced here: libxml2 must ignore the declared encoding.
+        case utf8
+        /// The document as sent: libxml2 detects and converts the encoding.
+        case asSent
+    }
+
+    private enum Mode {
+        case sniffing
+        case utf8
+        case singleByte(SingleByteEncoding)
+        case utf32(bigEndian: Bool)
+        case asSent
+    }
+
+    private var mode = Mode.sniffing
+    /// The start of the document, held while sniffing.
+    private var head: [UInt8] = []
+    /// The start of a UTF-8 sequence or UTF-32 code unit that the end of the previous chunk
+    /// cut off (1 to 3 bytes).
+    private var carry: [UInt8] = []
+    /// Reused for converted bytes.
+    private var converted: [UInt8] = []
+
+    /// The first bytes of the document after any byte order mark and whitespace (up to 64),
+    /// to describe documents that are not feeds.
+    private(set) var leadingBytes: [UInt8] = []
+    /// Whether the document so far holds only whitespace (or nothing).
+    var isBlank: Bool { leadingBytes.isEmpty }
+
+    /// Takes the next chunk (`isFinal` for the end of the document, possibly with an empty
+    /// chunk) and hands what libxml2 should read to `emit`.
+    mutating func process(
+        _ chunk: UnsafeRawBufferPointer,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+    ) throws {
+        guard case .sniffing = mode else {
+            if leadingBytes.count < 64 {
+                leadingBytes += chunk.prefix(64 - leadingBytes.count)
+            }
+            try pass(chunk, isFinal: isFinal, emit: emit)
+            return
+        }
+        if head.isEmpty {
+            if try !begin(chunk, isFinal: isFinal, emit: emit) {
+                head.append(contentsOf: chunk)
+            }
+        } else {
+            head.append(contentsOf: chunk)
+            let held = head
+            if try held.withUnsafeBytes({ try begin($0, isFinal: isFinal, emit: emit) }) {
+                head = []
+            }
+        }
+    }
+
+    /// Settles the encoding from the start of the document and passes `bytes` on; returns
+    /// false, consuming nothing, while more bytes are needed to tell.
+    private mutating func begin(
+        _ bytes: UnsafeRawBufferPointer,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+    ) throws -> Bool {
+        guard let decided = Self.sniff(bytes, isFinal: isFinal) else { return false }
+        mode = decided.mode
+        let content = UnsafeRawBufferPointer(rebasing: bytes[decided.start...])
+        leadingBytes = Array(content.prefix(64))
+        try pass(content, isFinal: isFinal, emit: emit)
+        return true
+    }
+
+    private mutating func pass(
+        _ bytes: UnsafeRawBufferPointer,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+    ) throws {
+        switch mode {
+        case .sniffing:
+            preconditionFailure("pass(_:) before the encoding is known")
+        case .asSent:
+            try emit(bytes, .asSent)
+        case .singleByte(let encoding):
+            converted.removeAll(keepingCapacity: true)
+            for byte in bytes {
+                encoding.appendUTF8(of: byte, to: &converted)
+            }
+            try converted.withUnsafeBytes { try emit($0, .utf8) }
+        case .utf8:
+            try repairUTF8(bytes, isFinal: isFinal, emit: emit)
+        case .utf32(let bigEndian):
+            let units = carry + bytes
+            let whole = units.count - units.count % 4
+            converted.removeAll(keepingCapacity: true)
+            for start in stride(from: 0, to: whole, by: 4) {
+                let value = units[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+                let scalar = Unicode.Scalar(bigEndian ? value : value.byteSwapped) ?? "\u{FFFD}"
+                converted.append(contentsOf: scalar.utf8)
+            }
+            carry = Array(units[whole...])
+            try converted.withUnsafeBytes { try emit($0, .utf8) }
+        }
+    }
+
+    // MARK: - UTF-8 repair
+
+    private mutating func repairUTF8(
+        _ bytes: UnsafeRawBufferPointer,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+    ) throws {
+        converted.removeAll(keepingCapacity: true)
+        var start = 0
+        // Finish the sequence the last chunk cut off.
+        while !carry.isEmpty, start < bytes.count || isFinal {
+            let taken = min(3, bytes.count - start)
+            let joined = carry + bytes[start..<(start + taken)]
+            switch UTF8Sequence.classify(joined, at: 0) {
+            case .valid(let length):
+                converted.append(contentsOf: joined[0..<length])
+                start += length - carry.count
+                carry = []
+            case .invalid:
+                SingleByteEncoding.windows1252.appendUTF8(of: carry.removeFirst(), to: &converted)
+            case .incomplete where !isFinal:
+                carry = joined  // this chunk ends before the sequence does
+                start = bytes.count
+            case .incomplete:
+                SingleByteEncoding.windows1252.appendUTF8(of: carry.removeFirst(), to: &converted)
+            }
+        }
+        if !converted.isEmpty {
+            try converted.withUnsafeBytes { try emit($0, .utf8) }
+            converted.removeAll(keepingCapacity: true)
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        var index = UTF8Sequence.firstProblem(in: rest)
+        if index > 0 {
+            try emit(UnsafeRawBufferPointer(rebasing: rest[..<index]), .utf8)  // valid: passed on, not copied
+        }
+        while index < rest.count {
+            switch UTF8Sequence.classify(rest, at: index) {
+            case .valid(let length):
+                converted.append(contentsOf: rest[index..<(index + length)])
+                index += length
+            case .incomplete where !isFinal:
+                carry = Array(rest[index...])
+                index = rest.count
+            case .invalid, .incomplete:
+                SingleByteEncoding.windows1252.appendUTF8(of: rest[index], to: &converted)
+                index += 1
+            }
+        }
+        if !converted.isEmpty {
+            try converted.withUnsafeBytes { try emit($0, .utf8) }
+        }
+    }
+
+    // MARK: - Sniffing
+
+    /// The mode for a document starting with `head`, and where its content starts; nil while
+    /// more bytes are needed to tell.
+    private static func sniff(_ head: UnsafeRawBufferPointer, isFinal: Bool) -> (mode: Mode, start: Int)? {
+        if head.count < 4 && !isFinal { return nil }
+        if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return (.utf32(bigEndian: true), 4) }
+        if head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32(bigEndian: false), 4) }
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])  // UTF-16
+            || head.starts(with: [0x00, 0x3C]) || head.starts(with: [0x3C, 0x00])  // UTF-16 without a mark
+        {
+            return (.asSent, 0)
+        }
+        let hasByteOrderMark = head.starts(with: [0xEF, 0xBB, 0xBF])
+        var start = hasByteOrderMark ? 3 : 0
+        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) {
+            start += 1
+        }
+        let declarationStart: [UInt8] = Array("<?xml".utf8)
+        let available = head.count - start
+        if available < declarationStart.count && !isFinal { return nil }
+        // A UTF-8 byte order mark outranks the declaration.
+        guard !hasByteOrderMark, head[start...].starts(with: declarationStart) else { return (.utf8, start) }
+        // Wait for the whole declaration (it is short; give up on it after 1 KiB).
+        guard let end = head[start...].firstIndex(of: 0x3E) else {
+            return isFinal || available > 1024 ? (.utf8, start) : nil
+        }
+        let declaration = String(decoding: head[start..<end], as: UTF8.self).lowercased()
+        return (mode(forDeclaration: declaration), start)
+    }
+
+    private static func mode(forDeclaration declaration: String) -> Mode {
+        guard let range = declaration.range(of: "encoding") else { return .utf8 }
+        let value = declaration[range.upperBound...]
+            .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" || $0 == "\t" }
+            .prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }
+        switch value {
+        case "utf-8", "utf8", "us-ascii", "ascii":
+            return .utf8
+        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252":
+            return .singleByte(.windows1252)
+        case "iso-8859-15", "iso8859-15", "latin-9", "latin9":
+            return .singleByte(.iso8859_15)
+        default:
+            return .asSent
+        }
+    }
+}
+
+/// The single-byte encodings the filter converts itself.
+enum SingleByteEncoding {
+    case windows1252
+    case iso8859_15
+
+    /// Appends the UTF-8 of the character `byte` stands for.
+    func appendUTF8(of byte: UInt8, to output: inout [UInt8]) {
+        let scalar: UInt32
+        switch self {
+        case .windows1252 where (0x80...0x9F).contains(byte):
+            scalar = Self.windows1252C1[Int(byte - 0x80)]
+        case .iso8859_15:
+            scalar = Self.iso8859_15Differences[byte] ?? UInt32(byte)
+        default:
+            scalar = UInt32(byte)
+        }
+        output.append(contentsOf: Unicode.Scalar(scalar)!.utf8)
+    }
+
+    /// What Windows-1252 puts at 0x80...0x9F; its five unassigned bytes stay C1 controls.
+    private static let windows1252C1: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    /// Where ISO-8859-15 differs from ISO-8859-1.
+    private static let iso8859_15Differences: [UInt8: UInt32] = [
+        0xA4: 0x20AC, 0xA6: 0x0160, 0xA8: 0x0161, 0xB4: 0x017D,
+        0xB8: 0x017E, 0xBC: 0x0152, 0xBD: 0x0153, 0xBE: 0x0178,
+    ]
+}
+
+/// Checks UTF-8 the way the Unicode standard defines well-formed sequences (table 3-7).
+enum UTF8Sequence {
+    enum Kind: Equatable {
+        case valid(length: Int)
+        case invalid
+        /// A valid start of a sequence that the buffer ends before completing.
+        case incomplete
+    }
+
+    /// What the bytes at `index` are.
+    static func classify<Bytes: RandomAccessCollection>(_ bytes: Bytes, at index: Int) -> Kind
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        let lead = bytes[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0x00...0x7F: return .valid(length: 1)
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
+        default: return .invalid
+        }
+        for offset in 1..<length {
+            guard index + offset < bytes.endIndex else { return .incomplete }
+            let byte = bytes[index + offset]
+            guard (offset == 1 ? secondRange : 0x80...0xBF).contains(byte) else { return .invalid }
+        }
+        return .valid(length: length)
+    }
+
+    /// The index of the first byte that does not start a complete, valid sequence, or the
+    /// count when every byte is fine. Skips ASCII up to eight bytes at a time and checks the
+    /// common two- and three-byte sequences inline.
+    static func firstProblem(in bytes: UnsafeRawBufferPointer) -> Int {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count {
+                // Skip to the first byte with its high bit set (loads are little-endian).
+                let highBits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & 0x8080_8080_8080_8080
+                index += highBits.trailingZeroBitCount / 8
+                if highBits == 0 { continue }
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+            } else if (0xC2...0xDF).contains(lead), index + 1 < count, bytes[index + 1] & 0xC0 == 0x80 {
+                index += 2
+            } else if (0xE1...0xEC).contains(lead), index + 2 < count,
+                bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80
+            {
+                index += 3
+            } else if case .valid(let length) = classify(bytes, at: index) {
+                index += length
+            } else {
+                return index
+            }
+        }
+        return index
+    }
+}

@@ -1,0 +1,175 @@
+import CLibXML2
+import Foundation
+
+/// A streaming RSS/Atom parser: bytes in (in chunks of any size), `Feed` out.
+///
+/// It drives libxml2's SAX2 push parser and never builds a document tree, so memory grows only
+/// with the feed's model. Feed it with `parse(_:)` as the bytes arrive, then call `finish()`.
+///
+/// Hostile documents are safe: the parser never records entity declarations (so no entity of
+/// the document is ever expanded, which defeats "billion laughs"), never loads an external
+/// entity or DTD, and never touches the network. HTML's named entities (`&eacute;`), which
+/// feeds use as if they were XML's, are read as their characters.
+public final class FeedParser {
+    private let source: String
+    private let context: xmlParserCtxtPtr
+    /// The SAX context: libxml2's callbacks reach the reader through this pointer, with no
+    /// retain, release or exclusivity check on each of the million callbacks of a large feed.
+    private let reader: UnsafeMutablePointer<FeedReader>
+    private let vocabulary: FeedVocabulary
+    private let htmlEntities = HTMLEntityTable()
+    private var filter = FeedInputFilter()
+    private var hasStarted = false
+
+    /// libxml2's global set-up, which must happen once before threads use it.
+    private static let initializeLibXML2: Void = xmlInitParser()
+
+    /// libxml2 reads at most this much per call, which keeps it below its 10 MB lookahead limit.
+    private static let sliceSize = 64 * 1024
+
+    /// - Parameters:
+    ///   - baseURL: The URL of the feed, against which relative links are resolved.
+    ///   - source: The URL or file path of the document, named in errors and warnings.
+    public init(baseURL: URL?, source: String) {
+        Self.initializeLibXML2
+        self.source = source
+        var handler = Self.makeHandler()
+        // Fails only when memory runs out.
+        context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, source)!
+        vocabulary = FeedVocabulary(dictionary: context.pointee.dict)
+        reader = .allocate(capacity: 1)
+        reader.initialize(
+            to: FeedReader(
+                baseURL: baseURL,
+                vocabulary: vocabulary,
+                htmlEntities: htmlEntities,
+                context: context
+            )
+        )
+        context.pointee.userData = UnsafeMutableRawPointer(reader)
+    }
+
+    deinit {
+        // libxml2 keeps internal-subset entity declarations in a document of its own when SAX
+        // builds none ("expat compatibility"); it is not freed with the context.
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+        }
+        xmlFreeParserCtxt(context)
+        reader.deinitialize(count: 1)
+        reader.deallocate()
+    }
+
+    /// Parses the next chunk of the document.
+    ///
+    /// - Throws: `FeedError` as soon as the document is known not to be a feed.
+    public func parse(_ chunk: UnsafeRawBufferPointer) throws {
+        try filter.process(chunk, isFinal: false, emit: push)
+        try throwIfNotAFeed()
+    }
+
+    /// Parses the end of the document and returns the feed.
+    ///
+    /// A feed cut off (or broken) after complete episodes yields those episodes and a warning;
+    /// an episode cut off in the middle is dropped.
+    ///
+    /// - Throws: `FeedError` when the document is empty, is not a feed, or breaks before any
+    ///   episode is complete.
+    public func finish() throws -> Feed {
+        reader.pointee.hasAllInput = true
+        try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: push)
+        if filter.isBlank {
+            throw FeedError.empty(source: source)
+        }
+        if reader.pointee.firstError == nil {
+            xmlParseChunk(context, nil, 0, 1)
+        }
+        try throwIfNotAFeed()
+        return try reader.pointee.feed(source: source)
+    }
+
+    /// Parses a whole document.
+    public static func parse(_ data: Data, baseURL: URL?, source: String) throws -> Feed {
+        let parser = FeedParser(baseURL: baseURL, source: source)
+        try data.withUnsafeBytes { try parser.parse($0) }
+        return try parser.finish()
+    }
+
+    private func push(_ bytes: UnsafeRawBufferPointer, _ output: FeedInputFilter.Output) {
+        if !hasStarted {
+            hasStarted = true
+            var options = XML_PARSE_NONET.rawValue
+            if output == .utf8 {
+                options |= XML_PARSE_IGNORE_ENC.rawValue
+            }
+            xmlCtxtUseOptions(context, Int32(options))
+        }
+        var offset = 0
+        while offset < bytes.count, reader.pointee.firstError == nil, reader.pointee.otherRoot == nil {
+            let count = min(Self.sliceSize, bytes.count - offset)
+            let slice = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            xmlParseChunk(context, slice, Int32(count), 0)
+            offset += count
+        }
+    }
+
+    private func throwIfNotAFeed() throws {
+        if let root = reader.pointee.otherRoot {
+            let reason =
+                root.lowercased() == "html"
+                ? Self.htmlReason : "the root element is <\(root)>, not <rss>, <rdf:RDF> or Atom's <feed>"
+            throw FeedError.notAFeed(source: source, reason: reason)
+        }
+        guard !reader.pointee.isFeed, let error = reader.pointee.firstError else { return }
+        // libxml2 failed before the root element: say what the document is when that is plain.
+        let start = String(decoding: filter.leadingBytes, as: UTF8.self)
+        let reason: String
+        if start.lowercased().hasPrefix("<!doctype html") || start.lowercased().hasPrefix("<html") {
+            reason = Self.htmlReason
+        } else if start.hasPrefix("{") || start.hasPrefix("[") {
+            reason = "the document is JSON, not RSS or Atom"
+        } else if !start.hasPrefix("<") {
+            let excerpt = start.prefix { !$0.isNewline }.prefix(30)
+            reason = "the document is not XML (it starts with \u{201C}\(excerpt)\u{201D})"
+        } else {
+            throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
+        }
+        throw FeedError.notAFeed(source: source, reason: reason)
+    }
+
+    private static let htmlReason = "the document is HTML (an <html> page), not RSS or Atom"
+
+    /// The SAX2 callbacks. Those left nil matter as much as those set: without `entityDecl`,
+    /// `getParameterEntity`, `resolveEntity` and `externalSubset`, no declared entity is
+    /// recorded or expanded and nothing outside the document is ever loaded.
+    private static func makeHandler() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = XML_SAX2_MAGIC
+        handler.startElementNs = { context, localname, prefix, uri, _, _, attributeCount, _, attributes in
+            FeedParser.reader(context).pointee.startElement(
+                localname: localname, prefix: prefix, uri: uri,
+                attributes: attributes, attributeCount: Int(attributeCount)
+            )
+        }
+        handler.endElementNs = { context, _, _, _ in
+            FeedParser.reader(context).pointee.endElement()
+        }
+        handler.characters = { context, bytes, count in
+            FeedParser.reader(context).pointee.characters(bytes, count: count)
+        }
+        handler.cdataBlock = handler.characters
+        handler.ignorableWhitespace = handler.characters
+        handler.getEntity = { context, name in
+            name.flatMap { FeedParser.reader(context).pointee.htmlEntities.entity(named: $0) }
+        }
+        handler.serror = { context, error in
+            guard let error else { return }
+            FeedParser.reader(context).pointee.error(error.pointee)
+        }
+        return handler
+    }
+
+    private static func reader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<FeedReader> {
+        context!.assumingMemoryBound(to: FeedReader.self)
+    }
+}

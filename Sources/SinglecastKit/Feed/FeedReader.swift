@@ -1,0 +1,447 @@
+import CLibXML2
+import Foundation
+
+/// Receives libxml2's SAX events for one document and builds the `Feed`: RSS 2.0, RSS 1.0
+/// (RDF) and Atom, with the iTunes, Podcasting 2.0, `content:` and Dublin Core namespaces.
+///
+/// Only the direct children of the channel, an item, the channel's `<image>` and Atom's
+/// `<author>` are read; text is collected only inside an element that supplies a field.
+struct FeedReader {
+    /// Whose children the elements at the next depth describe.
+    private enum Scope {
+        /// The children of `<rss>` or `<rdf:RDF>`.
+        case document
+        /// RSS `<channel>` or Atom `<feed>`.
+        case channel
+        /// RSS `<item>` or Atom `<entry>`.
+        case item
+        /// RSS `<image>` in the channel.
+        case image
+        /// Atom `<author>` in the feed.
+        case author
+    }
+
+    /// The elements the reader uses.
+    private enum Element {
+        case container(Scope)
+        /// An element whose text supplies a field.
+        case text(Field)
+        /// RSS `<enclosure>`.
+        case enclosure
+        /// Atom `<link>`.
+        case atomLink
+        case itunesImage, transcript, chapters
+    }
+
+    /// The fields that come from the text of an element.
+    private enum Field {
+        case title, link, description, contentEncoded, itunesSummary, atomSummary, atomContent, subtitle
+        case guid, pubDate, published, updated, dcDate
+        case duration, season, episodeNumber, explicit
+        case itunesAuthor, managingEditor, newFeedURL, logo, url, name
+    }
+
+    /// The first fatal error libxml2 reported.
+    struct XMLError {
+        var line: Int
+        var message: String
+        /// When the document was cut off, the element it ended in.
+        var cutOffIn: String?
+    }
+
+    /// Owned by the `FeedParser`, which outlives the reader; unowned so that the million
+    /// lookups of a large feed cost no reference counting.
+    private unowned(unsafe) let vocabulary: FeedVocabulary
+    private let baseURL: URL?
+    /// The entities libxml2 may ask for.
+    let htmlEntities: HTMLEntityTable
+    /// The libxml2 context, to stop it at a root that is not a feed's.
+    private let context: xmlParserCtxtPtr
+    /// Set when the caller has handed over the whole document.
+    var hasAllInput = false
+
+    /// Whether the root element is `<rss>`, `<rdf:RDF>` or Atom's `<feed>`.
+    private(set) var isFeed = false
+    /// The name of a root element that is not a feed's.
+    private(set) var otherRoot: String?
+    private(set) var firstError: XMLError?
+
+    private var depth = 0
+    private var scopes: [(scope: Scope, depth: Int)] = []
+    /// The `xml:base` URLs in scope.
+    private var bases: [(url: URL, depth: Int)] = []
+    /// The element whose text is being collected.
+    private var capture: (field: Field, scope: Scope, depth: Int)?
+    private var text: [UInt8] = []
+
+    private var podcast = PodcastDraft()
+    private var episode = EpisodeDraft()
+    private(set) var episodes: [Episode] = []
+
+    init(baseURL: URL?, vocabulary: FeedVocabulary, htmlEntities: HTMLEntityTable, context: xmlParserCtxtPtr) {
+        self.baseURL = baseURL
+        self.vocabulary = vocabulary
+        self.htmlEntities = htmlEntities
+        self.context = context
+    }
+
+    /// The feed read so far: the complete episodes, with a warning when libxml2 stopped early.
+    /// Throws when it stopped before any episode was complete.
+    func feed(source: String) throws -> Feed {
+        var warnings: [String] = []
+        if let error = firstError {
+            guard !episodes.isEmpty else {
+                throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
+            }
+            let kept = episodes.count == 1 ? "the 1 complete episode" : "the \(episodes.count) complete episodes"
+            warnings.append(
+                error.cutOffIn.map { "\(source) ends early at line \(error.line) (inside <\($0)>); kept \(kept)" }
+                    ?? "\(source): XML error at line \(error.line) (\(error.message)); kept \(kept) before it"
+            )
+        }
+        return Feed(podcast: podcast.podcast(feedURL: baseURL), episodes: episodes, warnings: warnings)
+    }
+
+    // MARK: - SAX events
+
+    mutating func startElement(
+        localname: UnsafePointer<xmlChar>?,
+        prefix: UnsafePointer<xmlChar>?,
+        uri: UnsafePointer<xmlChar>?,
+        attributes attributePointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        attributeCount: Int
+    ) {
+        depth += 1
+        guard capture == nil else { return }  // markup inside a text field: only its text counts
+        let attributes = Attributes(pointers: attributePointers, count: attributeCount, vocabulary: vocabulary)
+        if let base = attributes.value(.base, namespace: .xml) {
+            if let url = resolve(base) { bases.append((url, depth)) }
+        }
+        let namespace = vocabulary.namespace(uri: uri, prefix: prefix)
+        let name = vocabulary.name(localname)
+        if depth == 1 {
+            startRoot(namespace, name, localname: localname, prefix: prefix)
+            return
+        }
+        guard let name, let element = Self.element(namespace, name),
+            let parent = scopes.last, parent.depth == depth - 1
+        else { return }
+        switch (parent.scope, element) {
+        case (_, .container(let scope)):
+            guard Self.enters(scope, in: parent.scope) else { return }
+            scopes.append((scope, depth))
+            if scope == .item { episode = EpisodeDraft() }
+        case (_, .text(let field)):
+            capture = (field, parent.scope, depth)
+            text.removeAll(keepingCapacity: true)
+        case (.item, .enclosure):
+            if episode.enclosure == nil {
+                episode.enclosure = enclosure(attributes, url: .url)
+            }
+        case (.item, .atomLink), (.channel, .atomLink):
+            let rel = attributes.value(.rel) ?? "alternate"
+            if rel == "alternate" {
+                let link = attributes.value(.href).flatMap { resolve($0) }
+                if parent.scope == .item { episode.link.offer(link, rank: 0) } else { podcast.link.offer(link, rank: 0) }
+            } else if rel == "enclosure", parent.scope == .item, episode.enclosure == nil {
+                episode.enclosure = enclosure(attributes, url: .href)
+            }
+        case (.channel, .itunesImage):
+            podcast.imageURL.offer(attributes.value(.href).flatMap { resolve($0) }, rank: 0)
+        case (.item, .transcript):
+            episode.transcriptURL = episode.transcriptURL ?? attributes.value(.url).flatMap { resolve($0) }
+        case (.item, .chapters):
+            episode.chaptersURL = episode.chaptersURL ?? attributes.value(.url).flatMap { resolve($0) }
+        default:
+            break
+        }
+    }
+
+    mutating func endElement() {
+        if let capture, capture.depth == depth {
+            self.capture = nil
+            if let value = trimmedText() {
+                apply(capture.field, value, in: capture.scope)
+            }
+        }
+        if let top = scopes.last, top.depth == depth {
+            scopes.removeLast()
+            if top.scope == .item { episodes.append(episode.episode) }
+        }
+        if let base = bases.last, base.depth == depth {
+            bases.removeLast()
+        }
+        depth -= 1
+    }
+
+    mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
+        guard capture != nil, let bytes else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    /// Records the first fatal error; warnings and namespace errors are recovered from.
+    mutating func error(_ error: xmlError) {
+        guard error.level == XML_ERR_FATAL, firstError == nil else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        firstError = XMLError(
+            line: Int(error.line),
+            message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+            cutOffIn: isCutOff ? context.pointee.name.map { String(cString: $0) } : nil
+        )
+    }
+
+    /// Whether libxml2 stopped on the last piece of markup of the whole input, which is how
+    /// a cut-off document fails. (It may report errors further up only at the end too: it
+    /// leaves a `&` unparsed until it sees a `;`.)
+    private var isCutOff: Bool {
+        guard hasAllInput, let input = context.pointee.input, let current = input.pointee.cur, let end = input.pointee.end,
+            current < end
+        else { return hasAllInput }
+        let rest = UnsafeBufferPointer(start: current + 1, count: end - current - 1)
+        return !rest.contains(UInt8(ascii: "<"))
+    }
+
+    // MARK: - Mapping
+
+    private mutating func startRoot(
+        _ namespace: FeedVocabulary.Namespace,
+        _ name: FeedVocabulary.Name?,
+        localname: UnsafePointer<xmlChar>?,
+        prefix: UnsafePointer<xmlChar>?
+    ) {
+        switch (namespace, name) {
+        case (.rss, .rss?), (.rdf, .RDF?):
+            scopes = [(.document, 1)]
+            isFeed = true
+        case (.atom, .feed?):
+            scopes = [(.channel, 1)]
+            isFeed = true
+        default:
+            otherRoot = [prefix, localname].compactMap { $0.map { String(cString: $0) } }.joined(separator: ":")
+            xmlStopParser(context)
+        }
+    }
+
+    /// Whether the reader reads `child` inside `parent` (RSS 1.0 puts its items beside the channel).
+    private static func enters(_ child: Scope, in parent: Scope) -> Bool {
+        switch (parent, child) {
+        case (.document, .channel), (.document, .item), (.channel, .item), (.channel, .image), (.channel, .author): true
+        default: false
+        }
+    }
+
+    private static func element(_ namespace: FeedVocabulary.Namespace, _ name: FeedVocabulary.Name) -> Element? {
+        switch (namespace, name) {
+        case (.rss, .channel): .container(.channel)
+        case (.rss, .item), (.atom, .entry): .container(.item)
+        case (.rss, .image): .container(.image)
+        case (.atom, .author): .container(.author)
+        case (.rss, .title), (.atom, .title): .text(.title)
+        case (.rss, .link): .text(.link)
+        case (.rss, .description): .text(.description)
+        case (.content, .encoded): .text(.contentEncoded)
+        case (.itunes, .summary): .text(.itunesSummary)
+        case (.atom, .summary): .text(.atomSummary)
+        case (.atom, .content): .text(.atomContent)
+        case (.atom, .subtitle): .text(.subtitle)
+        case (.rss, .guid), (.atom, .id): .text(.guid)
+        case (.rss, .pubDate): .text(.pubDate)
+        case (.atom, .published): .text(.published)
+        case (.atom, .updated): .text(.updated)
+        case (.dublinCore, .date): .text(.dcDate)
+        case (.itunes, .duration): .text(.duration)
+        case (.itunes, .season): .text(.season)
+        case (.itunes, .episode): .text(.episodeNumber)
+        case (.itunes, .explicit): .text(.explicit)
+        case (.itunes, .author): .text(.itunesAuthor)
+        case (.rss, .managingEditor): .text(.managingEditor)
+        case (.itunes, .newFeedURL): .text(.newFeedURL)
+        case (.atom, .logo): .text(.logo)
+        case (.rss, .url): .text(.url)
+        case (.atom, .name): .text(.name)
+        case (.rss, .enclosure): .enclosure
+        case (.atom, .link): .atomLink
+        case (.itunes, .image): .itunesImage
+        case (.podcast, .transcript): .transcript
+        case (.podcast, .chapters): .chapters
+        default: nil
+        }
+    }
+
+    /// Sets the field a text element supplies. Where several elements supply one field, the
+    /// richest wins whatever the order (rank 0 first): `content:encoded` over `description` over
+    /// `itunes:summary`, `itunes:author` over `managingEditor`, `itunes:image` over `<image>`.
+    private mutating func apply(_ field: Field, _ value: String, in scope: Scope) {
+        switch (scope, field) {
+        case (.item, .title): episode.title = episode.title ?? value
+        case (.item, .link): episode.link.offer(resolve(value), rank: 0)
+        case (.item, .guid): episode.guid = episode.guid ?? value
+        case (.item, .contentEncoded), (.item, .atomContent): episode.description.offer(value, rank: 0)
+        case (.item, .description), (.item, .atomSummary): episode.description.offer(value, rank: 1)
+        case (.item, .itunesSummary): episode.description.offer(value, rank: 2)
+        case (.item, .pubDate): episode.published.offer(FeedDate.parseRSS(value), rank: 0)
+        case (.item, .published): episode.published.offer(FeedDate.parseAtom(value), rank: 0)
+        case (.item, .dcDate): episode.published.offer(FeedDate.parseAtom(value), rank: 1)
+        case (.item, .updated): episode.published.offer(FeedDate.parseAtom(value), rank: 2)
+        case (.item, .duration): episode.duration = EpisodeDuration.parse(value)
+        case (.item, .season): episode.season = Int(value)
+        case (.item, .episodeNumber): episode.episodeNumber = Int(value)
+        case (.item, .explicit): episode.explicit = Self.explicit(value)
+        case (.channel, .title): podcast.title = podcast.title ?? value
+        case (.channel, .link): podcast.link.offer(resolve(value), rank: 0)
+        case (.channel, .description): podcast.description.offer(value, rank: 0)
+        case (.channel, .itunesSummary): podcast.description.offer(value, rank: 1)
+        case (.channel, .subtitle): podcast.description.offer(value, rank: 2)
+        case (.channel, .itunesAuthor): podcast.author.offer(value, rank: 0)
+        case (.channel, .managingEditor): podcast.author.offer(value, rank: 1)
+        case (.author, .name): podcast.author.offer(value, rank: 2)
+        case (.image, .url): podcast.imageURL.offer(resolve(value), rank: 1)
+        case (.channel, .logo): podcast.imageURL.offer(resolve(value), rank: 2)
+        case (.channel, .newFeedURL): podcast.newFeedURL = podcast.newFeedURL ?? resolve(value)
+        default: break
+        }
+    }
+
+    private static func explicit(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "yes", "true", "explicit": true
+        case "no", "false", "clean": false
+        default: nil
+        }
+    }
+
+    private func enclosure(_ attributes: Attributes, url name: FeedVocabulary.AttributeName) -> Enclosure? {
+        guard let value = attributes.value(name), let url = resolve(value) else { return nil }
+        return Enclosure(
+            url: url,
+            length: attributes.value(.length).flatMap { Int64($0) },
+            type: attributes.value(.type)
+        )
+    }
+
+    /// A URL resolved against the `xml:base` in scope, else the feed's URL.
+    private func resolve(_ string: String) -> URL? {
+        guard !string.isEmpty else { return nil }
+        guard let base = bases.last?.url ?? baseURL, !Self.hasScheme(string) else { return URL(string: string) }
+        return URL(string: string, relativeTo: base)?.absoluteURL
+    }
+
+    /// Whether a URL string starts with a scheme (`https:`), so needs no base.
+    private static func hasScheme(_ string: String) -> Bool {
+        for (offset, byte) in string.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: ":"): return offset > 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if offset == 0 { return false }
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// The collected text without surrounding whitespace; nil when that leaves nothing.
+    private func trimmedText() -> String? {
+        text.withUnsafeBufferPointer { bytes in
+            let trimmed = bytes.trimmingASCIIWhitespace()
+            return trimmed.isEmpty ? nil : String(decoding: UnsafeBufferPointer(rebasing: trimmed), as: UTF8.self)
+        }
+    }
+}
+
+/// The attributes libxml2 passes to `startElementNs`: five pointers each (local name, prefix,
+/// URI, start and end of the value).
+private struct Attributes {
+    let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+    unowned(unsafe) let vocabulary: FeedVocabulary
+
+    /// The value of the attribute `name` in `namespace` (no namespace by default).
+    func value(_ name: FeedVocabulary.AttributeName, namespace: FeedVocabulary.Namespace = .rss) -> String? {
+        guard let pointers else { return nil }
+        let name = vocabulary.pointer(to: name)
+        for index in stride(from: 0, to: count * 5, by: 5) where pointers[index] == name {
+            guard vocabulary.namespace(uri: pointers[index + 2], prefix: pointers[index + 1]) == namespace,
+                let start = pointers[index + 3], let end = pointers[index + 4]
+            else { continue }
+            return Self.decode(UnsafeBufferPointer(start: start, count: end - start))
+        }
+        return nil
+    }
+
+    /// The text of a value. Without entity substitution, libxml2 leaves `&amp;` (and `&#38;`)
+    /// in attribute values as `&#38;`; every other reference is already replaced.
+    private static func decode(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let ampersand = UInt8(ascii: "&")
+        guard var next = value.firstIndex(of: ampersand) else { return String(decoding: value, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        var copied = 0
+        while true {
+            let isEscaped = value[next...].starts(with: "&#38;".utf8)
+            bytes.append(contentsOf: value[copied..<(next + 1)])
+            copied = isEscaped ? next + 5 : next + 1
+            guard let found = value[copied...].firstIndex(of: ampersand) else { break }
+            next = found
+        }
+        bytes.append(contentsOf: value[copied...])
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A value several elements can supply, keeping the one from the best-ranked element (0 first,
+/// the first one among equals).
+private struct Preferred<Value> {
+    private(set) var value: Value?
+    private var rank = Int.max
+
+    mutating func offer(_ newValue: Value?, rank newRank: Int) {
+        guard let newValue, newRank < rank else { return }
+        value = newValue
+        rank = newRank
+    }
+}
+
+private struct PodcastDraft {
+    var title: String?
+    var link = Preferred<URL>()
+    var description = Preferred<String>()
+    var author = Preferred<String>()
+    var imageURL = Preferred<URL>()
+    var newFeedURL: URL?
+
+    func podcast(feedURL: URL?) -> Podcast {
+        Podcast(
+            title: title ?? "", link: link.value, description: description.value, author: author.value,
+            imageURL: imageURL.value, feedURL: feedURL, newFeedURL: newFeedURL
+        )
+    }
+}
+
+private struct EpisodeDraft {
+    var title: String?
+    var guid: String?
+    var link = Preferred<URL>()
+    var published = Preferred<Date>()
+    var duration: Int?
+    var description = Preferred<String>()
+    var enclosure: Enclosure?
+    var season: Int?
+    var episodeNumber: Int?
+    var explicit: Bool?
+    var transcriptURL: URL?
+    var chaptersURL: URL?
+
+    var episode: Episode {
+        Episode(
+            title: title ?? "", guid: guid, link: link.value, published: published.value, duration: duration,
+            description: description.value, enclosure: enclosure, season: season, episodeNumber: episodeNumber,
+            explicit: explicit, transcriptURL: transcriptURL, chaptersURL: chaptersURL
+        )
+    }
+}
+
+/// Dates as feeds write them, whichever format they were meant to use.
+private enum FeedDate {
+    static func parseRSS(_ s: String) -> Date? { RFC822Date.parse(s) ?? RFC3339Date.parse(s) }
+    static func parseAtom(_ s: String) -> Date? { RFC3339Date.parse(s) ?? RFC822Date.parse(s) }
+}

@@ -1,0 +1,86 @@
+import CLibXML2
+
+/// The XML names and namespaces the parser knows, interned in the libxml2 context's dictionary.
+///
+/// libxml2 hands out every element name, attribute name, prefix and namespace URI from that
+/// dictionary, so a name is recognised by comparing pointers instead of strings. A class, so
+/// that it is shared rather than copied.
+final class FeedVocabulary {
+    /// The local names of the elements the parser reads.
+    enum Name: String, CaseIterable {
+        // Roots and containers
+        case rss, RDF, feed, channel, item, entry, image, author
+        // Elements
+        case title, link, description, guid, pubDate, managingEditor, url, encoded, summary
+        case duration, season, episode, explicit, newFeedURL = "new-feed-url"
+        case enclosure, transcript, chapters, id, published, updated, content, subtitle, logo, name, date
+    }
+
+    /// The attributes the parser reads.
+    enum AttributeName: Int, CaseIterable {
+        case href, rel, url, length, type, base
+    }
+
+    /// The vocabularies of feeds.
+    enum Namespace {
+        /// No namespace (RSS 2.0), or the default namespace of RSS 1.0 and 0.90.
+        case rss
+        case rdf, atom, itunes, content, podcast, dublinCore
+        /// `xml:` (for `xml:base`).
+        case xml
+        case other
+    }
+
+    private let names: [(pointer: UnsafePointer<xmlChar>, name: Name)]
+    private let attributeNames: [UnsafePointer<xmlChar>]
+    private let namespaces: [(uri: UnsafePointer<xmlChar>, namespace: Namespace)]
+    /// Prefixes some feeds use without declaring them, and what they mean.
+    private let conventionalPrefixes: [(prefix: UnsafePointer<xmlChar>, namespace: Namespace)]
+
+    init(dictionary: OpaquePointer) {
+        func intern(_ string: String) -> UnsafePointer<xmlChar> {
+            xmlDictLookup(dictionary, string, -1)!
+        }
+        names = Name.allCases.map { (intern($0.rawValue), $0) }
+        attributeNames = AttributeName.allCases.map { intern("\($0)") }
+        let namespaces: [(String, Namespace)] = [
+            ("http://purl.org/rss/1.0/", .rss),
+            ("http://my.netscape.com/rdf/simple/0.9/", .rss),
+            ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", .rdf),
+            ("http://www.w3.org/2005/Atom", .atom),
+            ("http://purl.org/atom/ns#", .atom),  // Atom 0.3
+            ("http://www.itunes.com/dtds/podcast-1.0.dtd", .itunes),
+            ("http://www.itunes.com/DTDs/Podcast-1.0.dtd", .itunes),  // the legacy spelling
+            ("http://purl.org/rss/1.0/modules/content/", .content),
+            ("https://podcastindex.org/namespace/1.0", .podcast),
+            ("http://podcastindex.org/namespace/1.0", .podcast),
+            ("http://purl.org/dc/elements/1.1/", .dublinCore),
+            ("http://www.w3.org/XML/1998/namespace", .xml),
+        ]
+        self.namespaces = namespaces.map { (intern($0.0), $0.1) }
+        let prefixes: [(String, Namespace)] = [
+            ("itunes", .itunes), ("podcast", .podcast), ("content", .content), ("dc", .dublinCore),
+        ]
+        conventionalPrefixes = prefixes.map { (intern($0.0), $0.1) }
+    }
+
+    /// The name `localname` points to, or nil for one the parser does not read.
+    func name(_ localname: UnsafePointer<xmlChar>?) -> Name? {
+        names.first { $0.pointer == localname }?.name
+    }
+
+    /// The interned name of an attribute.
+    func pointer(to attribute: AttributeName) -> UnsafePointer<xmlChar> {
+        attributeNames[attribute.rawValue]
+    }
+
+    /// The namespace of an element or attribute; an undeclared prefix (libxml2 reports a
+    /// namespace error and gives no URI) counts by its conventional meaning, as in `itunes:`.
+    func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Namespace {
+        if let uri {
+            return namespaces.first { $0.uri == uri }?.namespace ?? .other
+        }
+        guard let prefix else { return .rss }
+        return conventionalPrefixes.first { $0.prefix == prefix }?.namespace ?? .other
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import SinglecastKit
+import Testing
+import TestSupport
+
+/// Parses `Fixtures/feeds/<name>` in one chunk, naming it by its file name.
+private func parse(_ name: String, baseURL: URL? = URL(string: "https://example.com/podcast/feed.xml")) throws -> Feed {
+    try FeedParser.parse(Fixtures.data("feeds/\(name)"), baseURL: baseURL, source: name)
+}
+
+/// Parses `data` handed over `chunkSize` bytes at a time.
+private func parse(_ data: Data, chunkSize: Int, source: String) throws -> Feed {
+    let parser = FeedParser(baseURL: URL(string: "https://example.com/podcast/feed.xml"), source: source)
+    try data.withUnsafeBytes { bytes in
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<min(start + chunkSize, bytes.count)]))
+        }
+    }
+    return try parser.finish()
+}
+
+private func date(_ iso8601: String) -> Date {
+    try! Date(iso8601, strategy: .iso8601)
+}
+
+@Suite struct RSSTests {
+    @Test func channelAndItemsWithITunes() throws {
+        let feed = try parse("rss-itunes.xml")
+        #expect(
+            feed.podcast
+                == Podcast(
+                    title: "Swift on Linux",
+                    link: URL(string: "https://example.com/show"),
+                    description: "Conversations about Swift on servers.",
+                    author: "Jane Appleseed",
+                    imageURL: URL(string: "https://example.com/art.jpg"),
+                    feedURL: URL(string: "https://example.com/podcast/feed.xml"),
+                    newFeedURL: URL(string: "https://new.example.com/feed.xml")
+                )
+        )
+        #expect(feed.warnings.isEmpty)
+        #expect(
+            feed.episodes == [
+                Episode(
+                    title: "Episode 2: Concurrency",
+                    guid: "ep-2",
+                    link: URL(string: "https://example.com/episodes/2"),
+                    published: date("2024-06-04T07:30:00Z"),
+                    duration: 3723,
+                    description: "<p>Full <b>show notes</b>.</p>",
+                    enclosure: Enclosure(
+                        url: URL(string: "https://cdn.example.com/ep2.mp3?source=rss&n=2")!,
+                        length: 34_567_890,
+                        type: "audio/mpeg"
+                    ),
+                    season: 1,
+                    episodeNumber: 2,
+                    explicit: true
+                ),
+                Episode(
+                    title: "Episode 1: Hello",
+                    guid: "https://example.com/episodes/1",
+                    published: date("2024-06-03T08:00:00Z"),
+                    duration: 754,
+                    description: "Only an iTunes summary.",
+                    enclosure: Enclosure(url: URL(string: "https://cdn.example.com/ep1.m4a")!, length: 0, type: "audio/x-m4a"),
+                    explicit: false
+                ),
+            ]
+        )
+    }
+
+    @Test func iTunesUnderItsLegacyNamespace() throws {
+        let feed = try parse("itunes-legacy-namespace.xml")
+        #expect(feed.podcast.author == "Legacy Author")
+        #expect(feed.podcast.imageURL == URL(string: "https://example.com/legacy.jpg"))
+        #expect(feed.episodes.map(\.duration) == [2710])
+        #expect(feed.episodes.map(\.episodeNumber) == [7])
+    }
+
+    @Test func iTunesPrefixNeverDeclared() throws {
+        let feed = try parse("itunes-undeclared-prefix.xml")
+        #expect(feed.podcast.author == "Undeclared Author")
+        #expect(feed.podcast.imageURL == URL(string: "https://example.com/careless.jpg"))
+        #expect(feed.episodes.map(\.duration) == [3600])
+        #expect(feed.episodes.map(\.season) == [3])
+        #expect(feed.episodes.map(\.explicit) == [false])
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func podcasting20TranscriptAndChapters() throws {
+        let episode = try #require(try parse("podcasting20.xml").episodes.first)
+        #expect(episode.transcriptURL == URL(string: "https://example.com/ep1.vtt"))
+        #expect(episode.chaptersURL == URL(string: "https://example.com/ep1-chapters.json"))
+    }
+
+    @Test func rss1RDF() throws {
+        let feed = try parse("rss1-rdf.xml")
+        #expect(feed.podcast.title == "RDF Show")
+        #expect(feed.podcast.description == "RSS 1.0")
+        #expect(
+            feed.episodes == [
+                Episode(title: "RDF item", link: URL(string: "https://example.com/rdf/1"), published: date("2024-05-01T12:00:00Z"))
+            ]
+        )
+    }
+
+    @Test func identityFallsBackToLinkThenEnclosure() throws {
+        let feed = try parse("missing-guid.xml")
+        #expect(
+            feed.episodes.map(\.identity) == [
+                "https://example.com/a", "https://example.com/b.mp3", "https://example.com/c.mp3", nil,
+            ]
+        )
+    }
+}
+
+@Suite struct AtomTests {
+    @Test func entriesWithEnclosures() throws {
+        let feed = try parse("atom-enclosures.xml")
+        #expect(
+            feed.podcast
+                == Podcast(
+                    title: "Atom Cast",
+                    link: URL(string: "https://example.org/"),
+                    description: "An Atom podcast",
+                    author: "Atom Author",
+                    imageURL: URL(string: "https://example.org/logo.png"),
+                    feedURL: URL(string: "https://example.com/podcast/feed.xml")
+                )
+        )
+        #expect(
+            feed.episodes == [
+                Episode(
+                    title: "Atom episode 2",
+                    guid: "urn:uuid:entry-2",
+                    link: URL(string: "https://example.org/2"),
+                    published: date("2024-06-02T08:00:00.250Z"),
+                    description: "<p>Content of two.</p>",
+                    enclosure: Enclosure(url: URL(string: "https://example.org/2.mp3")!, length: 1234, type: "audio/mpeg")
+                ),
+                Episode(
+                    title: "Atom episode 1",
+                    guid: "urn:uuid:entry-1",
+                    link: URL(string: "https://example.org/1"),
+                    published: date("2024-06-01T08:00:00Z"),
+                    description: "Summary of one.",
+                    enclosure: Enclosure(url: URL(string: "https://example.org/1.ogg")!, type: "audio/ogg")
+                ),
+            ]
+        )
+    }
+}
+
+@Suite struct URLTests {
+    @Test func relativeURLsResolveAgainstTheFeedURL() throws {
+        let feed = try parse("relative-urls.xml")
+        #expect(feed.podcast.link == URL(string: "https://example.com/"))
+        #expect(feed.podcast.imageURL == URL(string: "https://example.com/podcast/images/art.jpg"))
+        #expect(feed.episodes.first?.link == URL(string: "https://example.com/podcast/episodes/1.html"))
+        #expect(feed.episodes.first?.enclosure?.url == URL(string: "https://example.com/media/1.mp3"))
+    }
+
+    @Test func relativeURLsStayRelativeWithoutABase() throws {
+        let feed = try parse("relative-urls.xml", baseURL: nil)
+        #expect(feed.episodes.first?.enclosure?.url == URL(string: "../media/1.mp3"))
+        #expect(feed.podcast.feedURL == nil)
+    }
+
+    @Test func xmlBaseNestsAndOverridesTheFeedURL() throws {
+        let feed = try parse("xml-base.xml")
+        #expect(feed.podcast.link == URL(string: "https://base.example.net/podcast/home.html"))
+        #expect(feed.episodes.map(\.link) == [
+            URL(string: "https://base.example.net/podcast/season1/one.html"),
+            URL(string: "https://base.example.net/podcast/two.html"),
+        ])
+        #expect(feed.episodes.map(\.enclosure?.url) == [
+            URL(string: "https://base.example.net/podcast/season1/one.mp3"),
+            URL(string: "https://cdn.example.net/audio/two.mp3"),
+        ])
+    }
+}
+
+@Suite struct TextTests {
+    @Test func htmlEntitiesDecode() throws {
+        let feed = try parse("html-entities.xml")
+        #expect(feed.podcast.title == "Caf\u{E9}\u{A0}Talk & Friends")
+        #expect(feed.podcast.description == "It\u{2019}s \u{201C}great\u{201D}\u{2026} \u{A9} 2024 \u{2014} \u{20AC}5 \u{2122} \u{2014} <b>")
+        #expect(feed.episodes.first?.title == "Na\u{EF}ve \u{DC}ber \u{3D1} \u{2660}")
+        #expect(feed.episodes.first?.description == "<p>Markup stays as text</p>")
+    }
+
+    @Test func cdataPassesThroughAsText() throws {
+        let feed = try parse("cdata.xml")
+        #expect(feed.podcast.title == "Tom & Jerry's <Show>")
+        #expect(feed.episodes.first?.title == "Part one & <two> and & more")
+        #expect(feed.episodes.first?.description == #"<p>Caf&eacute; &amp; <a href="https://example.com/?a=1&b=2">link</a></p>"#)
+    }
+}
+
+@Suite struct EncodingTests {
+    @Test(arguments: [
+        ("iso-8859-1.xml", "Caf\u{E9} \u{FC}ber \u{A9} \u{BD}"),
+        ("iso-8859-15.xml", "\u{20AC}5 \u{153}uvre \u{160}"),
+        ("windows-1252.xml", "It\u{2019}s \u{201C}great\u{201D} \u{2014} \u{20AC}5 caf\u{E9}"),
+        ("utf8-with-cp1252-bytes.xml", "Don\u{2019}t caf\u{E9} \u{2013} na\u{EF}ve and r\u{E9}sum\u{E9} \u{201C}ok\u{201D}"),
+        ("utf16le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
+        ("utf16be-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
+        ("utf32le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
+        ("blank-lines-before-declaration.xml", "After blank lines"),
+        ("bom-then-whitespace.xml", "After a BOM and blank lines"),
+        ("no-declaration.xml", "Sans d\u{E9}claration"),
+    ])
+    func titlesReadRight(fixture: String, title: String) throws {
+        let feed = try parse(fixture)
+        #expect(feed.podcast.title == title)
+        #expect(feed.episodes.map(\.title) == [title])
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func validUTF8NextToCP1252BytesIsKept() throws {
+        let feed = try parse("utf8-with-cp1252-bytes.xml")
+        #expect(feed.episodes.first?.description == "Valid UTF-8: caf\u{E9} \u{2014} \u{1F3A7}")
+    }
+}
+
+@Suite struct ChunkingTests {
+    static let fixtures = [
+        "rss-itunes.xml", "atom-enclosures.xml", "html-entities.xml", "cdata.xml", "xml-base.xml",
+        "utf8-with-cp1252-bytes.xml", "windows-1252.xml", "utf16le-bom.xml", "utf32le-bom.xml",
+        "bom-then-whitespace.xml", "truncated.xml",
+    ]
+
+    @Test(arguments: fixtures)
+    func anyChunkingGivesTheSameFeed(fixture: String) throws {
+        let data = try Fixtures.data("feeds/\(fixture)")
+        let whole = try parse(data, chunkSize: data.count, source: fixture)
+        #expect(try parse(data, chunkSize: 1, source: fixture) == whole)
+        #expect(try parse(data, chunkSize: 7, source: fixture) == whole)
+    }
+}
+
+@Suite struct IllFormedTests {
+    @Test func cutOffFeedKeepsCompleteEpisodes() throws {
+        let feed = try parse("truncated.xml")
+        #expect(feed.podcast.title == "Cut Short")
+        #expect(feed.episodes.map(\.guid) == ["t-1", "t-2"])
+        #expect(
+            feed.warnings == [
+                "truncated.xml ends early at line 14 (inside <title>); kept the 2 complete episodes"
+            ]
+        )
+    }
+
+    @Test func xmlErrorAfterEpisodesKeepsThoseBeforeIt() throws {
+        let feed = try parse("xml-error-after-items.xml")
+        #expect(feed.episodes.map(\.guid) == ["e-1"])
+        #expect(
+            feed.warnings == [
+                "xml-error-after-items.xml: XML error at line 10 (xmlParseEntityRef: no name); kept the 1 complete episode before it"
+            ]
+        )
+    }
+
+    @Test(arguments: [
+        ("not-a-feed.html", FeedError.notAFeed(source: "not-a-feed.html", reason: "the document is HTML (an <html> page), not RSS or Atom")),
+        (
+            "not-a-feed-lowercase-doctype.html",
+            FeedError.notAFeed(source: "not-a-feed-lowercase-doctype.html", reason: "the document is HTML (an <html> page), not RSS or Atom")
+        ),
+        ("not-a-feed.json", FeedError.notAFeed(source: "not-a-feed.json", reason: "the document is JSON, not RSS or Atom")),
+        (
+            "not-a-feed.txt",
+            FeedError.notAFeed(source: "not-a-feed.txt", reason: "the document is not XML (it starts with \u{201C}This is just some text.\u{201D})")
+        ),
+        ("mismatched-tags.xml", FeedError.invalidXML(source: "mismatched-tags.xml", line: 3, message: "Opening and ending tag mismatch: channel line 2 and rss")),
+        (
+            "other-root.xml",
+            FeedError.notAFeed(source: "other-root.xml", reason: "the root element is <opml>, not <rss>, <rdf:RDF> or Atom's <feed>")
+        ),
+        ("empty.xml", FeedError.empty(source: "empty.xml")),
+        ("whitespace-only.xml", FeedError.empty(source: "whitespace-only.xml")),
+    ])
+    func documentsThatAreNotFeedsThrow(fixture: String, error: FeedError) throws {
+        #expect(throws: error) { try parse(fixture) }
+    }
+
+    @Test func errorMessagesNameTheSourceAndLine() {
+        #expect(
+            FeedError.notAFeed(source: "https://x/feed.xml", reason: "the document is HTML (an <html> page), not RSS or Atom")
+                .errorDescription == "https://x/feed.xml is not a podcast feed: the document is HTML (an <html> page), not RSS or Atom"
+        )
+        #expect(FeedError.invalidXML(source: "feed.xml", line: 12, message: "oops").errorDescription == "feed.xml: XML error at line 12: oops")
+        #expect(FeedError.empty(source: "feed.xml").errorDescription == "feed.xml is empty")
+        #expect(
+            FeedError.unreadableFile(path: "/tmp/feed.xml", detail: "Permission denied").errorDescription
+                == "cannot read /tmp/feed.xml: Permission denied"
+        )
+    }
+
+    @Test func notAFeedIsReportedBeforeTheEnd() throws {
+        let parser = FeedParser(baseURL: nil, source: "page.html")
+        let page = Data("<html><body>".utf8)
+        #expect(throws: FeedError.self) {
+            try page.withUnsafeBytes { try parser.parse($0) }
+        }
+    }
+}
+
+/// Entity declarations are never recorded, so never expanded, and nothing external is loaded:
+/// a reference to a declared entity is an undefined entity to libxml2.
+@Suite struct HostileInputTests {
+    @Test func billionLaughsIsNotExpanded() throws {
+        let start = ContinuousClock.now
+        let feed = try parse("billion-laughs.xml")
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(feed.episodes.map(\.title) == ["Safe item"])
+        #expect(
+            feed.warnings == [
+                "billion-laughs.xml: XML error at line 22 (Entity 'lol9' not defined); kept the 1 complete episode before it"
+            ]
+        )
+    }
+
+    @Test func externalEntityIsNotLoaded() throws {
+        let feed = try parse("external-entity.xml")
+        #expect(feed.episodes.map(\.title) == ["Safe item"])
+        #expect(
+            feed.warnings == [
+                "external-entity.xml: XML error at line 13 (Entity 'xxe' not defined); kept the 1 complete episode before it"
+            ]
+        )
+    }
+
+    @Test func externalDTDIsNotLoaded() throws {
+        let feed = try parse("external-dtd.xml")
+        // With an external subset, libxml2 lets undefined entities pass (dropped).
+        #expect(feed.episodes.map(\.title) == ["Item  here"])
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        let firstLine = try #require(passwd.split(separator: "\n").first)
+        #expect(!"\(feed)".contains(firstLine))
+    }
+
+    @Test func parameterEntitiesAreNotExpanded() {
+        #expect(throws: FeedError.invalidXML(source: "parameter-entities.xml", line: 4, message: "PEReference: %remote; not found")) {
+            try parse("parameter-entities.xml")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A failure to download an episode, naming the URL or file involved.
+///
+/// Whether trying again may help is decided in one place, ``isTransient``; for HTTP
+/// failures it defers to ``HTTPError/isTransient``.
+public struct DownloadError: LocalizedError, Equatable, Sendable {
+    /// What went wrong.
+    public enum Reason: Equatable, Sendable {
+        /// The request failed or the server answered with an unusable status.
+        case http(HTTPError)
+        /// The server sent an HTML page (an error or login page) instead of the media;
+        /// the associated value is the type the feed announced, if any.
+        case htmlInsteadOfMedia(expectedType: String?)
+        /// The body ended before the announced size was reached.
+        case incomplete(received: Int64, expected: Int64)
+        /// The body was longer than the announced size.
+        case oversized(received: Int64, expected: Int64)
+        /// The server kept answering ranges that do not fit the partial file.
+        case unusableRange(String)
+        /// The disk (or the user's quota) is full; the partial file is kept.
+        case noSpace(path: String)
+        /// Another file-system operation failed.
+        case fileSystem(operation: String, path: String, errno: Int32)
+    }
+
+    public var reason: Reason
+    /// The URL being downloaded.
+    public var url: URL
+    /// How long the server asked us to wait before retrying (`Retry-After`), if it did.
+    public var retryAfter: Duration?
+
+    public init(_ reason: Reason, url: URL, retryAfter: Duration? = nil) {
+        self.reason = reason
+        self.url = url
+        self.retryAfter = retryAfter
+    }
+
+    /// Whether a later attempt (resuming from the bytes on disk) may succeed.
+    public var isTransient: Bool {
+        switch reason {
+        case .http(let error): return error.isTransient
+        case .incomplete: return true
+        case .htmlInsteadOfMedia, .oversized, .unusableRange, .noSpace, .fileSystem: return false
+        }
+    }
+
+    /// The HTTP status behind the failure, if there is one.
+    public var httpStatus: Int? {
+        if case .http(let error) = reason, case .status(let code) = error.reason { return code }
+        return nil
+    }
+
+    public var errorDescription: String? {
+        let url = url.absoluteString
+        switch reason {
+        case .http(let error):
+            return error.errorDescription
+        case .htmlInsteadOfMedia(let expected):
+            return "\(url) sent an HTML page instead of \(expected ?? "the episode's audio or video")"
+        case .incomplete(let received, let expected):
+            return "\(url) sent \(received) of \(expected) bytes before the connection closed"
+        case .oversized(let received, let expected):
+            return "\(url) sent \(received) bytes although it announced \(expected)"
+        case .unusableRange(let detail):
+            return "\(url): \(detail)"
+        case .noSpace(let path):
+            return "no space left on device while writing \(path)"
+        case .fileSystem(let operation, let path, let code):
+            return "could not \(operation) \(path): \(String(cString: strerror(code)))"
+        }
+    }
+
+    /// The error for a failed file operation on `path`: a full disk or quota gets its own reason.
+    static func fileSystem(_ operation: String, path: String, errno code: Int32, url: URL) -> DownloadError {
+        if code == ENOSPC || code == EDQUOT {
+            return DownloadError(.noSpace(path: path), url: url)
+        }
+        return DownloadError(.fileSystem(operation: operation, path: path, errno: code), url: url)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// File names for downloaded episodes: derived from the episode title, safe on any
+/// POSIX file system, and never carrying a feed's tracking query string.
+public enum FileNaming {
+    /// The longest file name produced, in UTF-8 bytes, extension included
+    /// (most Linux file systems allow 255; the rest leaves room for `.part.meta`
+    /// and ` (12)`).
+    public static let maximumNameBytes = 200
+
+    /// A safe file name for an episode.
+    ///
+    /// - The title with `/`, NUL and control characters replaced, runs of whitespace
+    ///   collapsed to one space, and leading `-`, `.` and spaces removed; when nothing is
+    ///   left, the URL's last path component, else `episode`.
+    /// - An extension from the URL's path when it is a known media extension (query strings
+    ///   are ignored), else from `announcedType`, else none (``FileTransfer`` then picks one
+    ///   from the response's `Content-Type`).
+    /// - At most ``maximumNameBytes`` UTF-8 bytes, cut between whole characters.
+    public static func safeName(forTitle title: String, url: URL, announcedType: String?) -> String {
+        let ext = fileExtension(forURL: url) ?? announcedType.flatMap(fileExtension(forMIMEType:))
+        var base = clean(title)
+        if base.isEmpty {
+            let last = url.deletingPathExtension().lastPathComponent
+            base = clean(last == "/" ? "" : last)
+        }
+        if base.isEmpty { base = "episode" }
+        if let ext, base.lowercased().hasSuffix("." + ext) {
+            base = clean(String(base.dropLast(ext.count + 1)))
+            if base.isEmpty { base = "episode" }
+        }
+        return join(base, ext)
+    }
+
+    /// `name` if neither `taken` nor the directory has it, else `name (2)`, `name (3)`, …
+    /// (before the extension: `Episode (2).mp3`). `taken` holds the names other episodes
+    /// already use (downloads in progress included), compared exactly.
+    public static func availableName(_ name: String, in directory: URL?, avoiding taken: Set<String> = []) -> String {
+        func isFree(_ candidate: String) -> Bool {
+            guard !taken.contains(candidate) else { return false }
+            guard let directory else { return true }
+            return !FileManager.default.fileExists(atPath: directory.appendingPathComponent(candidate).path)
+        }
+        if isFree(name) { return name }
+        let ext = (name as NSString).pathExtension
+        let base = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        var number = 2
+        while true {
+            let candidate = join(base, ext.isEmpty ? nil : ext, suffix: " (\(number))")
+            if isFree(candidate) { return candidate }
+            number += 1
+        }
+    }
+
+    /// The usual extension for a media type (`audio/mpeg` → `mp3`), parameters ignored.
+    public static func fileExtension(forMIMEType type: String) -> String? {
+        let essence = type.split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch essence {
+        case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3", "audio/mpg": return "mp3"
+        case "audio/mp4", "audio/x-m4a", "audio/m4a", "audio/mp4a-latm": return "m4a"
+        case "audio/x-m4b", "audio/m4b": return "m4b"
+        case "audio/aac", "audio/x-aac", "audio/aacp": return "aac"
+        case "audio/ogg", "application/ogg", "audio/vorbis", "audio/x-ogg": return "ogg"
+        case "audio/opus": return "opus"
+        case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": return "wav"
+        case "audio/flac", "audio/x-flac": return "flac"
+        case "audio/webm", "video/webm": return "webm"
+        case "audio/x-matroska": return "mka"
+        case "video/x-matroska": return "mkv"
+        case "video/mp4": return "mp4"
+        case "video/x-m4v": return "m4v"
+        case "video/quicktime": return "mov"
+        case "video/3gpp", "audio/3gpp": return "3gp"
+        case "application/pdf": return "pdf"
+        case "application/epub+zip": return "epub"
+        default: return nil
+        }
+    }
+
+    /// Extensions taken from an enclosure URL's path (anything else, such as `.php`, is not
+    /// the media's extension).
+    static let mediaExtensions: Set<String> = [
+        "mp3", "m4a", "m4b", "aac", "ogg", "oga", "opus", "wav", "flac", "webm", "mka", "mkv",
+        "mp4", "m4v", "mov", "3gp", "pdf", "epub",
+    ]
+
+    static func fileExtension(forURL url: URL) -> String? {
+        let ext = url.pathExtension.lowercased()
+        return mediaExtensions.contains(ext) ? ext : nil
+    }
+
+    /// Replaces `/`, NUL and control characters, collapses whitespace, trims, and drops
+    /// leading `-` and `.`.
+    static func clean(_ text: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+                || scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .format && scalar.value < 0xFF
+            if isSpace {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            let mapped: Unicode.Scalar = scalar == "/" ? "-" : scalar
+            if result.isEmpty && (mapped == "-" || mapped == ".") { continue }
+            if pendingSpace {
+                result.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
+            result.unicodeScalars.append(mapped)
+        }
+        return result
+    }
+
+    /// `base` + `suffix` + `.ext`, with `base` cut between characters to fit ``maximumNameBytes``.
+    static func join(_ base: String, _ ext: String?, suffix: String = "") -> String {
+        let tail = suffix + (ext.map { "." + $0 } ?? "")
+        let budget = maximumNameBytes - tail.utf8.count
+        var cut = ""
+        var used = 0
+        for character in base {
+            let size = character.utf8.count
+            guard used + size <= budget else { break }
+            cut.append(character)
+            used += size
+        }
+        while let last = cut.last, last == " " || last == "." { cut.removeLast() }
+        if cut.isEmpty { cut = "episode" }
+        return cut + tail
+    }
+}

@@ -1,0 +1,533 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SinglecastKit
+
+@Suite("FileTransfer", .timeLimit(.minutes(1)))
+struct FileTransferTests {
+    static let size = 300_000
+    static let content = TransferHarness.sample(size)
+
+    // MARK: - Plain and resumed downloads
+
+    @Test func plainDownloadCreatesDirectoryAndMatchesBytes() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            let destination = h.directory.appendingPathComponent("new/podcast/ep.mp3")
+            let log = TransferProgressLog()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: log.record)
+            #expect(final == destination)
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+            #expect(log.last == .init(receivedBytes: Int64(Self.size), totalBytes: Int64(Self.size)))
+            #expect(log.all.first?.receivedBytes == 0)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 1)
+            #expect(requests.first?.range == nil)
+        }
+    }
+
+    @Test func largeGeneratedBodyStreamsToDisk() async throws {
+        let size: Int64 = 24 << 20
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/big.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"big\"")
+            let destination = h.destination("big.mp3")
+            let final = try await h.transfer.download(
+                h.server.url("/big.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(FileTransfer.fileSize(final) == size)
+            let handle = try FileHandle(forReadingFrom: final)
+            defer { try? handle.close() }
+            var offset: Int64 = 0
+            while let chunk = try handle.read(upToCount: 4 << 20), !chunk.isEmpty {
+                #expect(chunk == TestServer.generatedBytes(offset: offset, count: chunk.count))
+                offset += Int64(chunk.count)
+            }
+        }
+    }
+
+    @Test func resumesFromExistingPartWithRangeAndIfRange() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            let destination = h.destination()
+            let n = 123_456
+            try h.leavePart(Self.content.prefix(n), for: destination, validator: "\"v1\"")
+            let log = TransferProgressLog()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: log.record)
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 1)
+            #expect(requests.first?.range == "bytes=\(n)-")
+            #expect(requests.first?.header("If-Range") == "\"v1\"")
+            #expect(log.all.first == .init(receivedBytes: Int64(n), totalBytes: Int64(Self.size)))
+        }
+    }
+
+    @Test func partWithoutValidatorResumesWithRangeOnly() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg")
+            let destination = h.destination()
+            try Self.content.prefix(1_234).write(to: FileTransfer.partURL(for: destination))
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            let request = h.server.requests(for: "/ep.mp3").first
+            #expect(request?.range == "bytes=1234-")
+            #expect(request?.header("If-Range") == nil)
+            h.expectNoLeftovers(destination)
+        }
+    }
+
+    @Test func htmlIsFineWhenTheFeedAnnouncedText() async throws {
+        try await TransferHarness.run { h in
+            let page = Data("<!DOCTYPE html><html><body>Show notes</body></html>".utf8)
+            h.server.serve(path: "/notes", data: page, contentType: "text/html")
+            let final = try await h.transfer.download(
+                h.server.url("/notes"), to: h.destination("notes.html"), announcedType: "text/html", progress: { _ in })
+            #expect(try Data(contentsOf: final) == page)
+        }
+    }
+
+    @Test func resumeUsesLastModifiedWhenThereIsNoStrongETag() async throws {
+        try await TransferHarness.run { h in
+            let modified = Date(timeIntervalSince1970: 1_700_000_000)
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "W/\"weak\"",
+                lastModified: modified, faults: [.dropAfter(100_000)])
+            let destination = h.destination()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 2)
+            #expect(requests.last?.header("If-Range") == "Tue, 14 Nov 2023 22:13:20 GMT")
+        }
+    }
+
+    @Test func extensionComesFromContentTypeWhenDestinationHasNone() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/download", data: Self.content, contentType: "audio/x-m4a")
+            let destination = h.destination("Ep. 12 The Start")
+            let final = try await h.transfer.download(
+                h.server.url("/download?id=7"), to: destination, announcedType: nil, progress: { _ in })
+            #expect(final.lastPathComponent == "Ep. 12 The Start.m4a")
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+        }
+    }
+
+    // MARK: - Transient failures
+
+    @Test func droppedConnectionIsResumed() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.dropAfter(100_000)])
+            let destination = h.destination()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 2)
+            #expect(requests.first?.range == nil)
+            #expect(requests.last?.range?.hasPrefix("bytes=") == true)
+            #expect(requests.last?.header("If-Range") == "\"v1\"")
+        }
+    }
+
+    @Test func shortBodyIsResumedToCompletion() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.shortBody(70_000), .shortBody(70_000)])
+            let destination = h.destination()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            let ranges = h.server.requests(for: "/ep.mp3").map(\.range)
+            #expect(ranges.count == 3)
+            #expect(ranges.dropFirst().allSatisfy { $0 != nil && $0 != "bytes=0-" })
+        }
+    }
+
+    @Test func stallHitsReadTimeoutThenResumes() async throws {
+        try await TransferHarness.run(readTimeout: .seconds(1)) { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.stall(afterBytes: 100_000, seconds: 10)])
+            let destination = h.destination()
+            let clock = ContinuousClock()
+            let started = clock.now
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(clock.now - started < .seconds(5))
+            #expect(try Data(contentsOf: final) == Self.content)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 2)
+            #expect(requests.last?.range?.hasPrefix("bytes=") == true)
+        }
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.status(503, retryAfter: 1)])
+            let destination = h.destination()
+            let clock = ContinuousClock()
+            let started = clock.now
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(clock.now - started >= .milliseconds(950))
+            #expect(try Data(contentsOf: final) == Self.content)
+            #expect(h.server.requests(for: "/ep.mp3").count == 2)
+        }
+    }
+
+    @Test func transientFailuresGiveUpAfterMaxAttempts() async throws {
+        try await TransferHarness.run(retryPolicy: .init(maxAttempts: 3, baseDelay: .milliseconds(5))) { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg",
+                faults: [.status(500), .status(502), .status(503), .status(504)])
+            let destination = h.destination()
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.httpStatus == 503)
+            #expect(error?.isTransient == true)
+            #expect(h.server.requests(for: "/ep.mp3").count == 3)
+            #expect(!TransferHarness.exists(destination))
+        }
+    }
+
+    // MARK: - Servers that do not honour the range
+
+    @Test func ignoredRangeStartsOver() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.ignoreRange])
+            let destination = h.destination()
+            // Garbage in the part proves it is truncated, not appended to.
+            try h.leavePart(Data(repeating: 0xAA, count: 50_000), for: destination, validator: "\"v1\"")
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 1)
+            #expect(requests.first?.range == "bytes=50000-")
+        }
+    }
+
+    @Test func changedETagBetweenAttemptsGivesTheNewContent() async throws {
+        let newContent = TransferHarness.sample(250_000, offset: 777)
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.dropAfter(100_000), .changeContent(newContent, etag: "\"v2\"")])
+            let destination = h.destination()
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == newContent)
+            h.expectNoLeftovers(destination)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.count == 2)
+            #expect(requests.last?.header("If-Range") == "\"v1\"")
+        }
+    }
+
+    @Test func rangeStartingElsewhereStartsOver() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.rangeFrom(10)])
+            let destination = h.destination()
+            try h.leavePart(Self.content.prefix(40_000), for: destination, validator: "\"v1\"")
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            let ranges = h.server.requests(for: "/ep.mp3").map(\.range)
+            #expect(ranges == ["bytes=40000-", nil])
+        }
+    }
+
+    @Test func rangeNotSatisfiableWithCompletePartFinishes() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            let destination = h.destination("whole")
+            try h.leavePart(Self.content, for: destination, validator: "\"v1\"", contentType: "audio/mpeg")
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: nil, progress: { _ in })
+            #expect(final.lastPathComponent == "whole.mp3")
+            #expect(try Data(contentsOf: final) == Self.content)
+            h.expectNoLeftovers(destination)
+            let requests = h.server.requests(for: "/ep.mp3")
+            #expect(requests.map(\.range) == ["bytes=\(Self.size)-"])
+        }
+    }
+
+    @Test func rangeNotSatisfiableOtherwiseStartsOver() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: [.status416])
+            let destination = h.destination()
+            try h.leavePart(Self.content.prefix(1_000), for: destination, validator: "\"v1\"")
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            #expect(h.server.requests(for: "/ep.mp3").map(\.range) == ["bytes=1000-", nil])
+        }
+    }
+
+    @Test func redirectChainWithRelativeLocationKeepsRange() async throws {
+        try await TransferHarness.run { h in
+            h.server.redirect(path: "/track/r1", to: "r2", status: 302)
+            h.server.redirect(path: "/track/r2", to: "/media/ep.mp3", status: 307)
+            h.server.serve(path: "/media/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            let destination = h.destination()
+            try h.leavePart(Self.content.prefix(5_000), for: destination, validator: "\"v1\"")
+            let final = try await h.transfer.download(
+                h.server.url("/track/r1?utm_source=feed"), to: destination, announcedType: "audio/mpeg",
+                progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            let requests = h.server.requests
+            #expect(requests.map(\.path) == ["/track/r1", "/track/r2", "/media/ep.mp3"])
+            #expect(requests.allSatisfy { $0.range == "bytes=5000-" })
+        }
+    }
+
+    // MARK: - Not an episode
+
+    @Test func htmlPageIsAnErrorAndLeavesNothing() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", faults: [.htmlPage])
+            let destination = h.destination()
+            let url = h.server.url("/ep.mp3")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(url, to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.reason == .htmlInsteadOfMedia(expectedType: "audio/mpeg"))
+            #expect(error?.errorDescription == "\(url.absoluteString) sent an HTML page instead of audio/mpeg")
+            #expect(!TransferHarness.exists(destination))
+            h.expectNoLeftovers(destination)
+            #expect(h.server.requests(for: "/ep.mp3").count == 1)
+        }
+    }
+
+    @Test func htmlPageDuringResumeKeepsThePart() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"", faults: [.htmlPage])
+            let destination = h.destination()
+            try h.leavePart(Self.content.prefix(9_000), for: destination, validator: "\"v1\"")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.reason == .htmlInsteadOfMedia(expectedType: "audio/mpeg"))
+            #expect(!TransferHarness.exists(destination))
+            #expect(try Data(contentsOf: FileTransfer.partURL(for: destination)) == Self.content.prefix(9_000))
+            // Later, with the server fixed, the download resumes.
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == Self.content)
+            #expect(h.server.requests(for: "/ep.mp3").last?.range == "bytes=9000-")
+        }
+    }
+
+    @Test func htmlBodyLabelledAsAudioIsAnError() async throws {
+        try await TransferHarness.run { h in
+            let page = Data("\n  <!DOCTYPE html><html><body>Please log in</body></html>".utf8)
+            h.server.serve(path: "/ep.mp3", data: page, contentType: "audio/mpeg")
+            let destination = h.destination()
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.reason == .htmlInsteadOfMedia(expectedType: "audio/mpeg"))
+            #expect(!TransferHarness.exists(destination))
+            h.expectNoLeftovers(destination)
+        }
+    }
+
+    @Test(arguments: [404, 410, 401, 403])
+    func permanentStatusIsAnErrorNamingStatusAndURL(status: Int) async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", faults: [.status(status)])
+            let destination = h.destination()
+            let url = h.server.url("/ep.mp3")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(url, to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.httpStatus == status)
+            #expect(error?.isTransient == false)
+            #expect(error?.errorDescription?.hasPrefix("\(url.absoluteString) answered HTTP \(status) ") == true)
+            #expect(!TransferHarness.exists(destination))
+            h.expectNoLeftovers(destination)
+            #expect(h.server.requests(for: "/ep.mp3").count == 1)
+        }
+    }
+
+    @Test func missingResourceSays404NotFound() async throws {
+        try await TransferHarness.run { h in
+            let url = h.server.url("/gone.mp3")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(url, to: h.destination(), announcedType: "audio/mpeg", progress: { _ in })
+            }
+            #expect(error?.errorDescription == "\(url.absoluteString) answered HTTP 404 Not Found")
+            #expect(!TransferHarness.exists(h.destination()))
+        }
+    }
+
+    // MARK: - Cancellation and the disk
+
+    @Test func cancellationKeepsThePartForALaterResume() async throws {
+        try await TransferHarness.run { h in
+            let size: Int64 = 4 << 20
+            h.server.serve(
+                path: "/slow.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"s1\"",
+                bytesPerSecond: 1 << 20)
+            let destination = h.destination("slow.mp3")
+            let log = TransferProgressLog()
+            let transfer = h.transfer
+            let url = h.server.url("/slow.mp3")
+            let task = Task {
+                try await transfer.download(url, to: destination, announcedType: "audio/mpeg", progress: log.record)
+            }
+            while (log.last?.receivedBytes ?? 0) < 200_000 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            task.cancel()
+            let clock = ContinuousClock()
+            let cancelled = clock.now
+            await #expect(throws: CancellationError.self) { _ = try await task.value }
+            #expect(clock.now - cancelled < .seconds(1))
+            let part = FileTransfer.partURL(for: destination)
+            let kept = FileTransfer.fileSize(part)
+            #expect(kept >= 200_000)
+            #expect(PartInfo.read(from: FileTransfer.partInfoURL(for: destination))?.validator == "\"s1\"")
+            #expect(!TransferHarness.exists(destination))
+
+            // The same resource, now at full speed: the download resumes where it stopped.
+            h.server.serve(path: "/slow.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"s1\"")
+            let final = try await transfer.download(url, to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            #expect(try Data(contentsOf: final) == TestServer.generatedBytes(offset: 0, count: Int(size)))
+            #expect(h.server.requests(for: "/slow.mp3").last?.range == "bytes=\(kept)-")
+            h.expectNoLeftovers(destination)
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func fullDiskIsAClearErrorAndNotRetried() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            let destination = h.destination()
+            // Writes through this part fail with ENOSPC, as on a full disk.
+            try FileManager.default.createSymbolicLink(
+                atPath: FileTransfer.partURL(for: destination).path, withDestinationPath: "/dev/full")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+            }
+            let part = FileTransfer.partURL(for: destination).path
+            #expect(error?.reason == .noSpace(path: part))
+            #expect(error?.errorDescription == "no space left on device while writing \(part)")
+            #expect(error?.isTransient == false)
+            #expect(h.server.requests(for: "/ep.mp3").count == 1)
+            #expect(!TransferHarness.exists(destination))
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: part)) == "/dev/full")
+        }
+    }
+}
+
+@Suite("FileTransfer helpers")
+struct FileTransferHelperTests {
+    @Test(arguments: [
+        ("bytes 100-199/200", ContentRange(first: 100, last: 199, total: 200)),
+        ("bytes 0-0/*", ContentRange(first: 0, last: 0, total: nil)),
+        ("bytes */5000", ContentRange(first: nil, last: nil, total: 5000)),
+        (" bytes 5-9/10 ", ContentRange(first: 5, last: 9, total: 10)),
+    ])
+    func contentRangeParses(header: String, expected: ContentRange) {
+        #expect(ContentRange(header) == expected)
+    }
+
+    @Test(arguments: ["", "bytes", "bytes 9-5/10", "items 0-1/2", "bytes a-b/c", "bytes 0-1"])
+    func contentRangeRejectsGarbage(header: String) {
+        #expect(ContentRange(header) == nil)
+    }
+
+    @Test func retryAfterParsesSecondsAndDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        #expect(FileTransfer.parseRetryAfter("7", now: now) == .seconds(7))
+        #expect(FileTransfer.parseRetryAfter(" 0 ", now: now) == .zero)
+        #expect(FileTransfer.parseRetryAfter("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == .seconds(30))
+        #expect(FileTransfer.parseRetryAfter("Tuesday, 14-Nov-23 22:14:20 GMT", now: now) == .seconds(60))
+        #expect(FileTransfer.parseRetryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == .zero)
+        #expect(FileTransfer.parseRetryAfter("-3", now: now) == nil)
+        #expect(FileTransfer.parseRetryAfter("soon", now: now) == nil)
+    }
+
+    @Test func retryDelaysDoubleAndAreCapped() {
+        let policy = FileTransfer.RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(500), maxDelay: .seconds(30))
+        #expect(policy.delay(beforeRetry: 1) == .milliseconds(500))
+        #expect(policy.delay(beforeRetry: 2) == .seconds(1))
+        #expect(policy.delay(beforeRetry: 4) == .seconds(4))
+        #expect(policy.delay(beforeRetry: 10) == .seconds(30))
+        #expect(policy.delay(beforeRetry: 1000) == .seconds(30))
+        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(3)) == .seconds(3))
+        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(3600)) == .seconds(30))
+    }
+
+    @Test(arguments: [
+        ("<!DOCTYPE html><html>", true),
+        ("\u{FEFF}\n  <!doctype HTML>", true),
+        ("<html lang=en>", true),
+        ("ID3\u{04}\u{00}", false),
+        ("<?xml version=\"1.0\"?>", false),
+        ("", false),
+    ])
+    func htmlSniffing(text: String, isHTML: Bool) {
+        #expect(FileTransfer.looksLikeHTML(Array(text.utf8)) == isHTML)
+    }
+
+    @Test(arguments: [
+        ("ep.mp3", true), ("EP.M4A", true), ("Ep. 12 The Start", false), ("Version 2.0", false),
+        ("episode", false), (".hidden", false), ("a.opus", true),
+    ])
+    func destinationExtension(name: String, has: Bool) {
+        #expect(FileTransfer.hasExtension(URL(fileURLWithPath: "/tmp/" + name)) == has)
+    }
+
+    @Test func transienceLivesInOnePlace() {
+        let url = URL(string: "https://h/ep.mp3")!
+        for (code, transient) in [(408, true), (429, true), (500, true), (503, true), (404, false), (410, false)] {
+            #expect(DownloadError(.http(HTTPError(.status(code), url: url)), url: url).isTransient == transient)
+        }
+        #expect(DownloadError(.http(HTTPError(.readTimeout, url: url)), url: url).isTransient)
+        #expect(DownloadError(.incomplete(received: 1000, expected: 2048), url: url).isTransient)
+        #expect(!DownloadError(.noSpace(path: "/x"), url: url).isTransient)
+        #expect(
+            DownloadError(.incomplete(received: 1000, expected: 2048), url: url).errorDescription
+                == "https://h/ep.mp3 sent 1000 of 2048 bytes before the connection closed")
+        #expect(DownloadError.fileSystem("write to", path: "/x", errno: EDQUOT, url: url).reason == .noSpace(path: "/x"))
+    }
+}
+
+extension ContentRange {
+    init(first: Int64?, last: Int64?, total: Int64?) {
+        self.init("bytes */0")!
+        self.first = first
+        self.last = last
+        self.total = total
+    }
+}

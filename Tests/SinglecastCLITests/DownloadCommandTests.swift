@@ -81,8 +81,8 @@ import TestSupport
 
     @Test func aKilledDownloadResumesWithARangeRequest() async throws {
         let show = try await LoopbackShow.start()
-        let size: Int64 = 4_000_000
-        show.server.serve(path: "/media/two.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"big\"", bytesPerSecond: 2_000_000)
+        let total: Int64 = 4_000_000
+        show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"big\"", bytesPerSecond: 2_000_000)
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
         let part = folder(show).appendingPathComponent("Episode Two.mp3.part")
         let process = try show.cli.start(["download", "2"])
@@ -90,14 +90,14 @@ import TestSupport
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let kept = size(part)
-        #expect(kept > 0 && kept < size)
+        #expect(kept > 0 && kept < total)
 
         // The stale "downloading" row becomes interrupted, with the partial file kept.
         let downloads = try await show.cli.run(["downloads", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
         #expect(list.first?["state"] as? String == "interrupted")
 
-        show.server.serve(path: "/media/two.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"big\"")
+        show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"big\"")
         show.server.clearRequests()
         let rerun = try await show.cli.run(["download", "2"])
         #expect(rerun.status == 0, "\(rerun.stderr)")
@@ -106,7 +106,7 @@ import TestSupport
         let resumedFrom = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
         #expect(resumedFrom >= kept)
         let file = folder(show).appendingPathComponent("Episode Two.mp3")
-        #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(size)))
+        #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(total)))
         try await show.stop()
     }
 

@@ -72,11 +72,12 @@ import TestSupport
         #expect(timeout.status == 1)
         #expect(timeout.stderr.contains(searchURL))
         #expect(timeout.stderr.contains("timed out"))
-        try await show.stop()
 
+        try await show.server.stop()
         let unreachable = try await show.cli.run(["search", "x"])
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.hasPrefix("Error: search failed: \(searchURL) is unreachable"))
+        show.cli.removeHome()
     }
 
     @Test func badArgumentsAreUsageErrors() async throws {

@@ -62,7 +62,8 @@ extension Library {
                 existing.state = .waiting
                 existing.ownerPID = processID
                 existing.message = nil
-                existing.episodeTitle = candidate.episodeTitle
+                existing.background = candidate.background
+                existing.mediaType = candidate.mediaType ?? existing.mediaType
                 existing.updatedAt = Date()
                 try existing.update(db)
                 return .claimed(existing)
@@ -87,15 +88,17 @@ extension Library {
     /// Saves how far a download has got. Returns false when the entry is no longer waiting or
     /// downloading because another process paused or cancelled it: the owner should stop.
     @discardableResult
-    public func recordProgress(id: Int64, receivedBytes: Int64, expectedBytes: Int64?) throws -> Bool {
+    public func recordProgress(
+        id: Int64, receivedBytes: Int64, expectedBytes: Int64?, bytesPerSecond: Double? = nil
+    ) throws -> Bool {
         try writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE download SET state = 'downloading', receivedBytes = ?,
-                      expectedBytes = COALESCE(?, expectedBytes), updatedAt = ?
+                      expectedBytes = COALESCE(?, expectedBytes), bytesPerSecond = ?, updatedAt = ?
                     WHERE id = ? AND state IN ('waiting', 'downloading')
                     """,
-                arguments: [receivedBytes, expectedBytes, Date(), id])
+                arguments: [receivedBytes, expectedBytes, bytesPerSecond, Date(), id])
             return db.changesCount > 0
         }
     }
@@ -110,7 +113,7 @@ extension Library {
                 sql: """
                     UPDATE download SET state = ?, receivedBytes = COALESCE(?, receivedBytes),
                       expectedBytes = COALESCE(?, expectedBytes), file = COALESCE(?, file),
-                      message = ?, updatedAt = ?,
+                      message = ?, bytesPerSecond = NULL, updatedAt = ?,
                       ownerPID = CASE WHEN ? IN ('waiting', 'downloading') THEN ownerPID ELSE NULL END
                     WHERE id = ?
                     """,

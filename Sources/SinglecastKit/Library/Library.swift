@@ -84,7 +84,7 @@ public struct Library: Sendable {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
                 arguments: [podcastID])
-            return StoredPodcast(id: podcastID, feedKey: feedKey, podcast: podcast)
+            return try Self.podcast(db, where: "id = ?", podcastID)!
         }
     }
 

@@ -62,7 +62,10 @@ extension Library {
                 t.column("podcastTitle", .text).notNull()
                 t.column("episodeTitle", .text).notNull()
                 t.column("message", .text)
+                t.column("mediaType", .text)
+                t.column("bytesPerSecond", .double)
                 t.column("ownerPID", .integer)
+                t.column("background", .boolean).notNull().defaults(to: false)
                 t.column("updatedAt", .datetime).notNull()
             }
         }

@@ -34,14 +34,21 @@ public struct DownloadRecord: Codable, Equatable, Sendable {
     public var episodeTitle: String
     /// Why the download stopped, for the error state.
     public var message: String?
+    /// The enclosure's type as the feed announced it.
+    public var mediaType: String?
+    /// The transfer speed last measured by the owner, while downloading.
+    public var bytesPerSecond: Double?
     /// The process downloading it, while the state is downloading or waiting.
     public var ownerPID: Int32?
+    /// Whether the background daemon is responsible for it (and resumes it when it restarts).
+    public var background: Bool
     public var updatedAt: Date
 
     public init(
         id: Int64? = nil, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
         expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
-        message: String? = nil, ownerPID: Int32? = nil, updatedAt: Date = Date()
+        message: String? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
+        ownerPID: Int32? = nil, background: Bool = false, updatedAt: Date = Date()
     ) {
         self.id = id
         self.enclosureURL = enclosureURL
@@ -52,8 +59,17 @@ public struct DownloadRecord: Codable, Equatable, Sendable {
         self.podcastTitle = podcastTitle
         self.episodeTitle = episodeTitle
         self.message = message
+        self.mediaType = mediaType
+        self.bytesPerSecond = bytesPerSecond
         self.ownerPID = ownerPID
+        self.background = background
         self.updatedAt = updatedAt
+    }
+
+    /// The seconds left at the last measured speed, while downloading.
+    public var secondsLeft: Double? {
+        guard state == .downloading, let expectedBytes, let bytesPerSecond, bytesPerSecond > 0 else { return nil }
+        return Double(max(0, expectedBytes - receivedBytes)) / bytesPerSecond
     }
 
     /// The fraction done, when the total is known.

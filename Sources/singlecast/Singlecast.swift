@@ -8,6 +8,9 @@ struct Singlecast: AsyncParsableCommand {
             Files live in $SINGLECAST_HOME (default $XDG_DATA_HOME/singlecast, else \
             ~/.local/share/singlecast): library.sqlite and the Episodes folder.
             """,
-        subcommands: [Search.self, Episodes.self, Download.self, Downloads.self]
+        subcommands: [
+            Search.self, Episodes.self, Download.self, Downloads.self,
+            Pause.self, Resume.self, Cancel.self, Daemon.self,
+        ]
     )
 }

@@ -41,9 +41,14 @@ public actor DownloadEngine {
 
     /// Claims each request in the progress buffer and queues the ones this process now owns.
     /// Complete files and downloads owned by another process are reported and skipped.
-    public func enqueue(_ requests: [DownloadRequest]) throws {
+    /// `background` marks the downloads as the daemon's, to resume when it restarts.
+    @discardableResult
+    public func enqueue(_ requests: [DownloadRequest], background: Bool = false) throws -> [DownloadClaim] {
+        var claims: [DownloadClaim] = []
         for request in requests {
-            switch try buffer.claim(request, processID: processID) {
+            let claim = try buffer.claim(request, processID: processID, background: background)
+            claims.append(claim)
+            switch claim {
             case .alreadyDownloaded(let record):
                 emit(.alreadyDownloaded(record))
             case .ownedElsewhere(let record):
@@ -57,7 +62,11 @@ public actor DownloadEngine {
             }
         }
         startWaitingJobs()
+        return claims
     }
+
+    /// Whether nothing is queued or running.
+    public var isIdle: Bool { queue.isEmpty && running.isEmpty }
 
     /// Changes how many transfers run at once; takes effect as slots free up.
     public func setMaximumConcurrentDownloads(_ count: Int) {

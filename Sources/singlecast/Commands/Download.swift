@@ -21,15 +21,18 @@ extension Singlecast {
         @Option(help: "Take the episodes from this feed (search result number, URL or file) instead of the current podcast.")
         var feed: String?
 
-        @Option(help: "How many downloads run at once.")
-        var jobs = 3
+        @Option(help: "How many downloads run at once (default 3; with --background, the daemon's limit).")
+        var jobs: Int?
 
         @Flag(help: "Print one JSON object per event.")
         var json = false
 
+        @Flag(help: "Hand the episodes to the background daemon (started if needed) and return at once.")
+        var background = false
+
         func validate() throws {
             _ = try EpisodeNumbers.parse(episodes)
-            guard (1...32).contains(jobs) else {
+            if let jobs, !(1...32).contains(jobs) {
                 throw ValidationError("--jobs must be between 1 and 32, not \(jobs).")
             }
         }
@@ -46,12 +49,23 @@ extension Singlecast {
             }
             let requests = try DownloadRequests.make(
                 numbers: EpisodeNumbers.parse(episodes), podcast: stored, library: library)
+            if background {
+                let reply = try global.daemonClient.sendStartingDaemon(
+                    ControlRequest(command: .enqueue, downloads: requests.map(ControlRequest.Item.init), jobs: jobs),
+                    executable: global.executablePath)
+                if json {
+                    try printJSON((reply.downloads ?? []).map(DownloadJSON.init))
+                } else {
+                    for message in reply.messages ?? [] { print(message) }
+                }
+                return
+            }
 
             let renderer = ProgressRenderer(mode: json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines))
             let outcome = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
                 let engine = DownloadEngine(
                     buffer: buffer, transfer: FileTransfer(session: session),
-                    maximumConcurrentDownloads: jobs, events: renderer.handle)
+                    maximumConcurrentDownloads: jobs ?? 3, events: renderer.handle)
                 return try await SignalGuard.run(onSignal: { await engine.stopAll() }) {
                     try await engine.enqueue(requests)
                     await engine.waitUntilIdle()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SinglecastKit
+import Synchronization
 
 extension Singlecast {
     struct Downloads: AsyncParsableCommand {
@@ -13,16 +14,40 @@ extension Singlecast {
         @Flag(help: "Print the downloads as JSON.")
         var json = false
 
+        @Flag(help: "Follow the downloads live until Ctrl-C (which stops only the watching).")
+        var watch = false
+
+        func validate() throws {
+            if json && watch { throw ValidationError("--watch and --json do not go together.") }
+        }
+
         func run() async throws {
             let library = try global.openLibrary()
             _ = try global.progressBuffer(library)
-            let downloads = try library.downloads()
-            if json {
-                try printJSON(downloads.map(DownloadJSON.init))
-            } else if downloads.isEmpty {
-                print("Nothing has been downloaded yet.")
-            } else {
-                print(DownloadTable.render(downloads))
+            guard watch else {
+                let downloads = try library.downloads()
+                if json {
+                    try printJSON(downloads.map(DownloadJSON.init))
+                } else {
+                    print(downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads))
+                }
+                return
+            }
+            let live = TTY.isTerminal(stdout: true)
+            let stop = StopFlag()
+            _ = try await SignalGuard.run(onSignal: { stop.set() }) {
+                var linesOnScreen = 0
+                while !stop.isSet {
+                    let text = DownloadTable.render(try library.downloads())
+                    if live {
+                        let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
+                        print(clear + text)
+                        linesOnScreen = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                    } else {
+                        print(text + "\n")
+                    }
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
             }
         }
     }
@@ -55,20 +80,49 @@ struct DownloadJSON: Encodable {
     }
 }
 
-/// The table `singlecast downloads` prints.
+/// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
     static func render(_ downloads: [DownloadRecord]) -> String {
-        var table = TextTable(headers: ["ID", "State", "Progress", "Size", "Episode", "File"], rightAligned: [0, 2, 3])
+        var table = TextTable(
+            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"], rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             table.rows.append([
                 String(record.id ?? 0),
                 record.state.rawValue,
-                record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? Format.bytes(record.receivedBytes),
-                record.expectedBytes.map(Format.bytes) ?? "",
+                record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
+                bytes(record.receivedBytes, of: record.expectedBytes),
+                record.state == .downloading ? record.bytesPerSecond.map { Format.bytes(Int64($0)) + "/s" } ?? "" : "",
+                record.secondsLeft.map { Format.duration(seconds: Int($0)) } ?? "",
                 SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
                 record.file,
             ])
         }
-        return table.render()
+        let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
+        let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
+        let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
+        let speed = unfinished.reduce(0.0) { $0 + ($1.state == .downloading ? $1.bytesPerSecond ?? 0 : 0) }
+        let active = unfinished.filter { $0.state == .downloading || $0.state == .waiting }.count
+        var total = "Total: \(downloads.count - unfinished.count) completed, \(active) active"
+        if !unfinished.isEmpty {
+            total += ", \(bytes(received, of: expected)) of the unfinished ones"
+            if expected > 0 { total += " (\(Int(Double(received) / Double(expected) * 100))%)" }
+        }
+        if speed > 0 {
+            total += ", \(Format.bytes(Int64(speed)))/s, \(Format.duration(seconds: Int(Double(expected - received) / speed))) left"
+        }
+        return table.render() + "\n" + total
     }
+
+    private static func bytes(_ received: Int64, of expected: Int64?) -> String {
+        guard let expected, expected > 0 else { return Format.bytes(received) }
+        return "\(Format.bytes(received)) of \(Format.bytes(expected))"
+    }
+}
+
+/// A flag set from a signal handler and read by a loop.
+final class StopFlag: Sendable {
+    private let flag = Mutex(false)
+
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }

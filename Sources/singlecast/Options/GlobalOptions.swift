@@ -18,7 +18,7 @@ struct GlobalOptions: ParsableArguments {
             handler.logLevel = verbose ? .debug : .warning
             return handler
         }
-        return try Library(directory: LibraryLocation.directory(environment: environment))
+        return try Library(directory: libraryDirectory)
     }
 
     /// The HTTP configuration: defaults, with `SINGLECAST_TIMEOUT` (seconds) as the read timeout.
@@ -50,11 +50,22 @@ func withHTTPSession<T>(
 }
 
 extension GlobalOptions {
+    /// The library folder.
+    var libraryDirectory: URL { LibraryLocation.directory(environment: environment) }
+
+    /// The client of this library's download daemon.
+    var daemonClient: DaemonClient { DaemonClient(libraryDirectory: libraryDirectory) }
+
+    /// This program's path, to start the daemon with.
+    var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// The progress buffer of `library`, rebuilt from the files on disk.
     func progressBuffer(_ library: Library) throws -> ProgressBuffer {
         let buffer = ProgressBuffer(
             library: library,
-            episodesDirectory: LibraryLocation.directory(environment: environment).appendingPathComponent("Episodes"))
+            episodesDirectory: libraryDirectory.appendingPathComponent("Episodes"))
         try buffer.rebuild()
         return buffer
     }

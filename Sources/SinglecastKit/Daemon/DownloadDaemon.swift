@@ -1,0 +1,316 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The background download service of one library: it owns downloads handed to it through
+/// the engine, answers control requests on a Unix socket only the user can reach, resumes
+/// its interrupted downloads when it starts, and exits after an idle time if asked to.
+public actor DownloadDaemon {
+    /// How a daemon runs.
+    public struct Configuration: Sendable {
+        public var libraryDirectory: URL
+        /// How many downloads run at once (changeable while it runs).
+        public var jobs = 3
+        /// A shell command run with the finished file's path as `$1` (and `$SINGLECAST_FILE`).
+        public var onComplete: String?
+        /// Exit after this long with nothing queued; nil stays up.
+        public var idleExit: Duration?
+        public var http = HTTPSession.Configuration()
+
+        public init(libraryDirectory: URL) {
+            self.libraryDirectory = libraryDirectory
+        }
+    }
+
+    /// The largest control message accepted.
+    public static let maximumMessageBytes = 1_048_576
+    /// How long a client may take to send its request.
+    public static let clientTimeout: Duration = .seconds(5)
+
+    private let configuration: Configuration
+    private let log: @Sendable (String) -> Void
+    private var engine: DownloadEngine?
+    private var library: Library?
+    private var lastActivity = ContinuousClock.now
+    private var stopping = false
+    private var wakeUp: CheckedContinuation<Void, Never>?
+
+    /// - Parameter log: receives one line per thing worth logging.
+    public init(configuration: Configuration, log: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Runs until the idle time passes with nothing to do, or ``stop()``.
+    /// Throws ``DaemonError/alreadyRunning(library:processID:)`` when another daemon has the library.
+    public func run() async throws {
+        let paths = DaemonPaths(libraryDirectory: configuration.libraryDirectory)
+        let lock = try DaemonLock(paths: paths)
+        let library = try Library(directory: configuration.libraryDirectory)
+        let buffer = ProgressBuffer(
+            library: library, episodesDirectory: configuration.libraryDirectory.appendingPathComponent("Episodes"))
+        try buffer.rebuild()
+        let session = HTTPSession(configuration: configuration.http)
+        let log = self.log
+        let hook = configuration.onComplete
+        let engine = DownloadEngine(
+            buffer: buffer, transfer: FileTransfer(session: session),
+            maximumConcurrentDownloads: configuration.jobs
+        ) { event in
+            Self.logEvent(event, log: log)
+            if case .completed(let record) = event, let hook {
+                CompletionHook.run(hook, file: record.file, title: record.episodeTitle, log: log)
+            }
+        }
+        self.engine = engine
+        self.library = library
+
+        let interrupted = try library.downloads().filter { $0.background && $0.state == .interrupted }
+        if !interrupted.isEmpty {
+            log("resuming \(interrupted.count) interrupted download\(interrupted.count == 1 ? "" : "s")")
+            try await engine.enqueue(interrupted.compactMap(ControlRequest.Item.init).map(DownloadRequest.init), background: true)
+        }
+
+        let server = try await Self.listen(on: paths.socket)
+        log("listening on \(paths.socket) (process \(getpid()))")
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    await self.waitUntilDone()
+                    try? await server.channel.close()
+                }
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+            }
+        } catch {
+            log("control socket closed: \(error)")
+        }
+        await engine.stopAll()
+        unlink(paths.socket)
+        try? await session.shutdown()
+        withExtendedLifetime(lock) {}
+        log("stopped")
+    }
+
+    /// Stops the daemon: running downloads become interrupted (resumed at the next start).
+    public func stop() {
+        stopping = true
+        wakeUp?.resume()
+        wakeUp = nil
+    }
+
+    // MARK: - Lifetime
+
+    private func waitUntilDone() async {
+        guard let engine else { return }
+        while !stopping {
+            await engine.waitUntilIdle()
+            if stopping { break }
+            guard let idleExit = configuration.idleExit else {
+                await sleep(for: nil)
+                continue
+            }
+            let quietFor = ContinuousClock.now - lastActivity
+            if quietFor >= idleExit, await engine.isIdle {
+                log("idle for \(idleExit), exiting")
+                break
+            }
+            await sleep(for: max(idleExit - quietFor, .milliseconds(10)))
+        }
+    }
+
+    /// Sleeps until `duration` passes (forever when nil) or ``stop()`` wakes it; no polling.
+    private func sleep(for duration: Duration?) async {
+        if stopping { return }
+        await withCheckedContinuation { continuation in
+            wakeUp = continuation
+            if let duration {
+                Task {
+                    try? await Task.sleep(for: duration)
+                    await self.wake()
+                }
+            }
+        }
+    }
+
+    private func wake() {
+        wakeUp?.resume()
+        wakeUp = nil
+    }
+
+    // MARK: - Control socket
+
+    private static func listen(on path: String) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+        // We hold the lock, so a socket file left here belongs to a dead daemon.
+        unlink(path)
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        do {
+            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(unixDomainSocketPath: path) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            chmod(path, 0o600)
+            return server
+        } catch {
+            throw DaemonError.socket(path: path, detail: "\(error)")
+        }
+    }
+
+    /// Answers one client: one request line, one reply line, then close. A malformed, unknown,
+    /// oversized or missing request gets an error reply (or a close) and harms nothing else.
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        try? await connection.executeThenClose { inbound, outbound in
+            let reply: ControlReply
+            switch await Self.readLine(inbound) {
+            case .line(let bytes):
+                reply = await handle(bytes)
+            case .tooLong:
+                reply = .failure("message longer than \(Self.maximumMessageBytes) bytes")
+            case .closed:
+                return
+            }
+            var data = (try? JSONEncoder.control.encode(reply)) ?? Data(#"{"version":1,"ok":false}"#.utf8)
+            data.append(0x0A)
+            try await outbound.write(ByteBuffer(bytes: data))
+        }
+    }
+
+    private enum LineResult {
+        case line([UInt8])
+        case tooLong
+        case closed
+    }
+
+    /// Reads up to the first newline, within ``clientTimeout``.
+    private static func readLine(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async -> LineResult {
+        await withTaskGroup(of: LineResult.self) { group in
+            group.addTask {
+                var line: [UInt8] = []
+                do {
+                    for try await buffer in inbound {
+                        let bytes = buffer.readableBytesView
+                        if let newline = bytes.firstIndex(of: 0x0A) {
+                            line.append(contentsOf: bytes[..<newline])
+                            return line.count > maximumMessageBytes ? .tooLong : .line(line)
+                        }
+                        line.append(contentsOf: bytes)
+                        if line.count > maximumMessageBytes { return .tooLong }
+                    }
+                } catch {}
+                return line.isEmpty ? .closed : .line(line)
+            }
+            group.addTask {
+                try? await Task.sleep(for: clientTimeout)
+                return .closed
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Carries out one request.
+    private func handle(_ bytes: [UInt8]) async -> ControlReply {
+        struct Envelope: Decodable { var version: Int }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(bytes)) else {
+            return .failure("malformed message: expected one line of JSON with a \"version\"")
+        }
+        guard envelope.version == ControlRequest.currentVersion else {
+            return .failure("unsupported protocol version \(envelope.version) (this daemon speaks \(ControlRequest.currentVersion))")
+        }
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(bytes))
+        } catch {
+            return .failure("malformed request: \(error)")
+        }
+        lastActivity = .now
+        do {
+            return try await carryOut(request)
+        } catch {
+            return .failure((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        }
+    }
+
+    private func carryOut(_ request: ControlRequest) async throws -> ControlReply {
+        guard let engine, let library else { return .failure("the daemon is starting") }
+        let control = DownloadControl(engine: engine, library: library)
+        if let jobs = request.jobs {
+            guard (1...32).contains(jobs) else { return .failure("jobs must be between 1 and 32, not \(jobs)") }
+            await engine.setMaximumConcurrentDownloads(jobs)
+        }
+        switch request.command {
+        case .enqueue:
+            let claims = try await engine.enqueue((request.downloads ?? []).map(DownloadRequest.init), background: true)
+            return ControlReply(ok: true, downloads: claims.map(\.record), messages: claims.map(\.summary))
+        case .pause, .resume, .cancel:
+            let ids = request.all == true ? try library.downloads().compactMap(\.id) : (request.ids ?? [])
+            var messages: [String] = []
+            for id in ids {
+                messages.append(try await control.apply(request.command, to: id, explicitly: request.all != true))
+            }
+            return ControlReply(ok: true, downloads: try library.downloads(), messages: messages.filter { !$0.isEmpty })
+        case .setJobs:
+            return ControlReply(ok: true, messages: ["running at most \(request.jobs ?? 0) downloads at once"])
+        case .status:
+            return ControlReply(ok: true, downloads: try library.downloads())
+        }
+    }
+
+    private static func logEvent(_ event: DownloadEvent, log: @Sendable (String) -> Void) {
+        switch event {
+        case .queued(let record): log("queued #\(record.id ?? 0): \(record.episodeTitle)")
+        case .started(let record): log("downloading #\(record.id ?? 0): \(record.episodeTitle) from byte \(record.receivedBytes)")
+        case .completed(let record): log("completed #\(record.id ?? 0): \(record.file)")
+        case .failed(let record, let message): log("failed #\(record.id ?? 0): \(message)")
+        case .stopped(let record): log("\(record.state.rawValue) #\(record.id ?? 0): \(record.episodeTitle)")
+        case .alreadyDownloaded(let record): log("already downloaded: \(record.file)")
+        case .ownedElsewhere(let record): log("owned by process \(record.ownerPID ?? 0): \(record.episodeTitle)")
+        case .progress: break
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder of control messages: ISO 8601 dates, stable key order.
+    static var control: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder of control messages.
+    static var control: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension DownloadClaim {
+    /// The entry the claim is about.
+    public var record: DownloadRecord {
+        switch self {
+        case .claimed(let record), .alreadyDownloaded(let record), .ownedElsewhere(let record): record
+        }
+    }
+
+    /// One line for the user: `queued: TITLE`, `already downloaded: PATH`, …
+    public var summary: String {
+        switch self {
+        case .claimed(let record): "queued #\(record.id ?? 0): \(record.episodeTitle)"
+        case .alreadyDownloaded(let record): "already downloaded: \(record.file)"
+        case .ownedElsewhere(let record):
+            "already being downloaded by process \(record.ownerPID.map(String.init) ?? "?"): \(record.episodeTitle)"
+        }
+    }
+}

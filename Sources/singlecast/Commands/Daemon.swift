@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+
+extension Singlecast {
+    struct Daemon: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the background download daemon in the foreground (for systemd or a terminal).",
+            discussion: """
+                `singlecast download --background` starts one on demand when none runs. \
+                One daemon serves a library; it resumes its interrupted downloads when it starts.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "How many downloads run at once.")
+        var jobs = 3
+
+        @Option(name: .customLong("on-complete"), help: "A shell command run for each finished episode, with its path as $1.")
+        var onComplete: String?
+
+        @Option(name: .customLong("idle-exit"), help: "Exit after this many seconds with nothing to do (default: stay up).")
+        var idleExit: Int?
+
+        func validate() throws {
+            guard (1...32).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
+            if let idleExit, idleExit < 0 { throw ValidationError("--idle-exit must not be negative.") }
+        }
+
+        func run() async throws {
+            _ = try global.openLibrary()
+            var configuration = DownloadDaemon.Configuration(libraryDirectory: global.libraryDirectory)
+            configuration.jobs = jobs
+            configuration.onComplete = onComplete
+            configuration.idleExit = idleExit.map { .seconds($0) }
+            configuration.http = global.httpConfiguration(compressed: false)
+            let daemon = DownloadDaemon(configuration: configuration) { line in
+                printError("\(Date().formatted(.iso8601)) \(line)")
+            }
+            _ = try await SignalGuard.run(onSignal: { await daemon.stop() }) {
+                try await daemon.run()
+            }
+        }
+    }
+}

@@ -120,6 +120,7 @@ public struct DaemonClient: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, paths.log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        Self.closeOnExecAll()
         let arguments = [executable, "daemon", "--idle-exit", String(idleExit)]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -127,6 +128,16 @@ public struct DaemonClient: Sendable {
         let status = posix_spawn(&processID, executable, &actions, &attributes, &argv, environ)
         guard status == 0 else {
             throw DaemonError.socket(path: paths.socket, detail: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+    }
+
+    /// Marks every descriptor above 2 close-on-exec, so nothing of ours (the database, pipes
+    /// of whoever started us and waits for them to close) leaks into the daemon.
+    private static func closeOnExecAll() {
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
     }
 

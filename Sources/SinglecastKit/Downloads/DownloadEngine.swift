@@ -125,6 +125,11 @@ public actor DownloadEngine {
         return reason
     }
 
+    /// Why a running transfer was asked to stop, if it was (``finished(_:)`` forgets it).
+    private func stopReason(for id: Int64) -> DownloadState? {
+        stopReasons[id]
+    }
+
     private func signalIdleIfDone() {
         guard queue.isEmpty, running.isEmpty else { return }
         let waiters = idleWaiters
@@ -170,7 +175,9 @@ public actor DownloadEngine {
             emit(.completed(record))
             _ = await finished(id)
         } catch {
-            let requested = await finished(id)
+            // Recorded and reported before the slot is freed, so that the next download starts
+            // (and waitUntilIdle()/stopAll() return) only once this one's outcome is saved.
+            let requested = await stopReason(for: id)
             if Task.isCancelled || error is CancellationError {
                 let externalState = (try? library.download(id: id))?.state
                 let state = requested ?? ([.paused, .cancelled].contains(externalState) ? externalState! : .interrupted)
@@ -183,6 +190,7 @@ public actor DownloadEngine {
                 try? library.recordState(id: id, .error, receivedBytes: record.receivedBytes, message: message)
                 emit(.failed(record, message: message))
             }
+            _ = await finished(id)
         }
     }
 

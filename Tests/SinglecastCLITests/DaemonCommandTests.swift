@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct DaemonCommandTests {
+    private func folder(_ show: LoopbackShow) -> URL {
+        show.cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true)
+    }
+
+    private var socketName: String { "daemon.sock" }
+
+    /// Waits (at most `timeout`) until `condition` holds.
+    private func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !condition() {
+            try #require(ContinuousClock.now < deadline, "condition not met in time")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func size(_ url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    private func daemonPID(_ show: LoopbackShow) -> Int32? {
+        (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private func stopDaemon(_ show: LoopbackShow) async throws {
+        if let pid = daemonPID(show), kill(pid, 0) == 0 {
+            kill(pid, SIGTERM)
+            try await waitUntil { kill(pid, 0) != 0 }
+        }
+    }
+
+    private func states(_ show: LoopbackShow) async throws -> [String] {
+        let result = try await show.cli.run(["downloads", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        return list.map { $0["state"] as? String ?? "" }
+    }
+
+    @Test func backgroundDownloadsCompleteAfterTheCommandExits() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let queued = try await show.cli.run(["download", "1-3", "--background"])
+        #expect(queued.status == 0, "\(queued.stderr)")
+        #expect(queued.stdout == "queued #1: Episode Three: Café & Résumé\nqueued #2: Episode Two\nqueued #3: Episode One\n")
+        let files = [
+            ("Episode Three: Café & Résumé.mp3", "three.mp3"), ("Episode Two.mp3", "two.mp3"), ("Episode One.mp3", "one.mp3"),
+        ]
+        try await waitUntil {
+            files.allSatisfy { FileManager.default.fileExists(atPath: folder(show).appendingPathComponent($0.0).path) }
+        }
+        for (file, served) in files {
+            let expected = TestServer.generatedBytes(offset: 0, count: Int(LoopbackShow.mediaSizes[served]!))
+            #expect(try Data(contentsOf: folder(show).appendingPathComponent(file)) == expected)
+        }
+        try await waitUntil { (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.log"), encoding: .utf8))?.contains("completed #2") == true }
+        #expect(try await states(show) == ["completed", "completed", "completed"])
+        try await stopDaemon(show)
+        try await show.stop()
+    }
+
+    @Test func aKilledDaemonResumesOnItsNextStart() async throws {
+        let show = try await LoopbackShow.start()
+        let total: Int64 = 4_000_000
+        show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"v1\"", bytesPerSecond: 2_000_000)
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let daemon = try show.cli.start(["daemon"], outputName: "daemon-1")
+        try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
+        #expect(try await show.cli.run(["download", "2", "--background"]).status == 0)
+        let part = folder(show).appendingPathComponent("Episode Two.mp3.part")
+        try await waitUntil { size(part) > 500_000 }
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        let kept = size(part)
+
+        show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"v1\"")
+        show.server.clearRequests()
+        let restarted = try show.cli.start(["daemon"], outputName: "daemon-2")
+        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
+        let range = try #require(show.server.requests(for: "/media/two.mp3").first?.range)
+        let resumedFrom = try #require(Int64(range.dropFirst("bytes=".count).dropLast()))
+        #expect(resumedFrom >= kept)
+        #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(total)))
+        kill(restarted.processIdentifier, SIGTERM)
+        try await waitUntil { !restarted.isRunning }
+        try await show.stop()
+    }
+
+    @Test func pauseResumeAndCancelFromTheCommandLine() async throws {
+        let show = try await LoopbackShow.start()
+        for name in ["one.mp3", "two.mp3"] {
+            show.server.serve(path: "/media/\(name)", generatedSize: 3_000_000, contentType: "audio/mpeg", etag: "\"\(name)\"", bytesPerSecond: 1_000_000)
+        }
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        #expect(try await show.cli.run(["download", "2", "3", "--background"]).status == 0)
+        let twoPart = folder(show).appendingPathComponent("Episode Two.mp3.part")
+        let onePart = folder(show).appendingPathComponent("Episode One.mp3.part")
+        try await waitUntil { size(twoPart) > 100_000 && size(onePart) > 100_000 }
+
+        let paused = try await show.cli.run(["pause", "1"])
+        #expect(paused.status == 0, "\(paused.stderr)")
+        #expect(paused.stdout == "paused #1 Episode Two\n")
+        let cancelled = try await show.cli.run(["cancel", "--episodes", "3"])
+        #expect(cancelled.stdout == "cancelled #2 Episode One\n")
+        try await waitUntil { try await states(show) == ["paused", "cancelled"] }
+        #expect(size(twoPart) > 0)
+        #expect(!FileManager.default.fileExists(atPath: onePart.path))
+
+        let kept = size(twoPart)
+        show.server.serve(path: "/media/two.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", etag: "\"two.mp3\"")
+        show.server.clearRequests()
+        let resumed = try await show.cli.run(["resume", "1"])
+        #expect(resumed.stdout == "queued #1: Episode Two\n")
+        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
+        #expect(show.server.requests(for: "/media/two.mp3").first?.range == "bytes=\(kept)-")
+        #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: 3_000_000))
+        try await stopDaemon(show)
+        try await show.stop()
+    }
+
+    @Test func malformedMessagesLeaveTheDaemonServing() async throws {
+        let show = try await LoopbackShow.start()
+        let daemon = try show.cli.start(["daemon"], outputName: "daemon")
+        let socket = show.cli.home.appendingPathComponent(socketName).path
+        try await waitUntil { FileManager.default.fileExists(atPath: socket) }
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: socket)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        let silent = try #require(UnixSocket.connect(socket))
+        let garbage = UnixSocket.exchange(socket, Data("not json at all\n".utf8))
+        #expect(garbage?.contains(#""ok":false"#) == true)
+        #expect(garbage?.contains("malformed message") == true)
+        let future = UnixSocket.exchange(socket, Data(#"{"version":99,"command":"status"}"#.utf8 + [0x0A]))
+        #expect(future?.contains("unsupported protocol version 99") == true)
+        let unknown = UnixSocket.exchange(socket, Data(#"{"version":1,"command":"explode"}"#.utf8 + [0x0A]))
+        #expect(unknown?.contains("malformed request") == true)
+        let huge = UnixSocket.exchange(socket, Data(repeating: 0x61, count: 2_000_000))
+        #expect(huge?.contains("longer than") == true)
+
+        let status = try await show.cli.run(["downloads"])
+        #expect(status.status == 0)
+        let stillServing = UnixSocket.exchange(socket, Data(#"{"version":1,"command":"status"}"#.utf8 + [0x0A]))
+        #expect(stillServing?.contains(#""ok":true"#) == true)
+        #expect(daemon.isRunning)
+        close(silent)
+
+        let second = try await show.cli.run(["daemon"])
+        #expect(second.status == 1)
+        #expect(second.stderr == "Error: a download daemon is already running for \(show.cli.home.path) (process \(daemon.processIdentifier))\n")
+        #expect(daemon.isRunning)
+
+        kill(daemon.processIdentifier, SIGTERM)
+        try await waitUntil { !daemon.isRunning }
+        #expect(daemon.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        try await show.stop()
+    }
+
+    @Test func onCompleteHookGetsTheFile() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let record = show.cli.home.appendingPathComponent("hook.txt")
+        let daemon = try show.cli.start(["daemon", "--on-complete", "printf '%s\\n' \"$1\" >> '\(record.path)'"], outputName: "daemon")
+        try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
+        #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
+        try await waitUntil { FileManager.default.fileExists(atPath: record.path) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try String(contentsOf: record, encoding: .utf8) == folder(show).appendingPathComponent("Episode One.mp3").path + "\n")
+        kill(daemon.processIdentifier, SIGTERM)
+        try await waitUntil { !daemon.isRunning }
+        try await show.stop()
+    }
+
+    @Test func anIdleDaemonStartedOnDemandExits() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let daemon = try show.cli.start(["daemon", "--idle-exit", "1"], outputName: "daemon")
+        try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
+        #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
+        try await waitUntil(timeout: .seconds(15)) { !daemon.isRunning }
+        #expect(daemon.terminationStatus == 0)
+        #expect(try await states(show) == ["completed"])
+        try await show.stop()
+    }
+}

@@ -1,0 +1,464 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import SinglecastKit
+
+@Suite("DownloadEngine", .timeLimit(.minutes(1)))
+struct DownloadEngineTests {
+    // MARK: - Order and concurrency
+
+    @Test func limitOneRunsStrictlyInQueueOrderWithByteIdenticalFiles() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            let items: [(path: String, title: String, size: Int64)] = [
+                ("/one.mp3", "One", 150_000), ("/two.mp3", "Two", 90_001), ("/three.mp3", "Three", 120_000),
+            ]
+            for item in items {
+                h.server.serve(path: item.path, generatedSize: item.size, contentType: "audio/mpeg", etag: "\"\(item.title)\"")
+            }
+            try await h.engine.enqueue(items.map { h.request($0.path, title: $0.title) })
+            await h.engine.waitUntilIdle()
+
+            let records = try h.library.downloads()
+            #expect(records.map(\.episodeTitle) == items.map(\.title))
+            let ids = records.compactMap(\.id)
+            #expect(h.log.lifecycle == ids.map { "queued \($0)" } + ids.flatMap { ["started \($0)", "completed \($0)"] })
+            #expect(h.server.requests.map(\.path) == items.map(\.path))
+            for (record, item) in zip(records, items) {
+                #expect(record.state == .completed)
+                #expect(record.file == h.showFolder.appendingPathComponent(item.title + ".mp3").path)
+                let file = URL(fileURLWithPath: record.file)
+                #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(item.size)))
+                h.base.expectNoLeftovers(file)
+            }
+        }
+    }
+
+    @Test func limitTwoNeverRunsMoreThanTwoAtOnce() async throws {
+        try await EngineHarness.run(limit: 2) { h in
+            let paths = (1...5).map { "/ep\($0).mp3" }
+            for path in paths {
+                h.server.serve(path: path, generatedSize: 40_000, contentType: "audio/mpeg", bytesPerSecond: 200_000)
+            }
+            try await h.engine.enqueue(paths.enumerated().map { h.request($1, title: "Episode \($0 + 1)") })
+            await h.engine.waitUntilIdle()
+
+            var running = 0
+            var most = 0
+            for event in h.log.all {
+                switch event {
+                case .started: running += 1
+                case .completed, .failed, .stopped: running -= 1
+                default: continue
+                }
+                most = max(most, running)
+            }
+            #expect(most == 2)
+            #expect(running == 0)
+            let records = try h.library.downloads()
+            #expect(records.count == 5)
+            #expect(records.allSatisfy { $0.state == .completed && $0.receivedBytes == 40_000 })
+            // The first two of the queue start first (which of them reports first is up to the scheduler).
+            #expect(Set(h.log.started.prefix(2)) == Set(records.prefix(2).compactMap(\.id)))
+        }
+    }
+
+    @Test func raisingTheLimitStartsWaitingDownloads() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            let paths = (1...3).map { "/ep\($0).mp3" }
+            for path in paths {
+                h.server.serve(path: path, generatedSize: 200_000, contentType: "audio/mpeg", bytesPerSecond: 400_000)
+            }
+            try await h.engine.enqueue(paths.enumerated().map { h.request($1, title: "Episode \($0 + 1)") })
+            try await h.eventually { h.log.started.count == 1 }
+            await h.engine.setMaximumConcurrentDownloads(3)
+            // The two waiting ones start long before the first one (0.5 s) is done.
+            try await h.eventually(within: 0.3) { h.log.started.count == 3 }
+            #expect(h.log.completed.isEmpty)
+            await h.engine.waitUntilIdle()
+            #expect(try h.library.downloads().allSatisfy { $0.state == .completed })
+        }
+    }
+
+    // MARK: - Never twice
+
+    @Test func sameEnclosureRequestedTwiceIsFetchedOnce() async throws {
+        try await EngineHarness.run(limit: 3) { h in
+            h.server.serve(path: "/same.mp3", generatedSize: 100_000, contentType: "audio/mpeg")
+            try await h.engine.enqueue([h.request("/same.mp3", title: "First"), h.request("/same.mp3", title: "Second")])
+            await h.engine.waitUntilIdle()
+
+            #expect(h.server.requests(for: "/same.mp3").count == 1)
+            let records = try h.library.downloads()
+            #expect(records.count == 1)
+            #expect(records.first?.state == .completed)
+            #expect(try h.filesInShowFolder() == ["First.mp3"])
+            #expect(h.log.started.count == 1)
+            #expect(h.log.completed.count == 1)
+        }
+    }
+
+    @Test func sameEnclosureEnqueuedWhileRunningIsFetchedOnce() async throws {
+        try await EngineHarness.run(limit: 3) { h in
+            h.server.serve(path: "/same.mp3", generatedSize: 100_000, contentType: "audio/mpeg", bytesPerSecond: 400_000)
+            try await h.engine.enqueue([h.request("/same.mp3", title: "First")])
+            try await h.eventually { h.log.started.count == 1 }
+            try await h.engine.enqueue([h.request("/same.mp3", title: "Second")])
+            await h.engine.waitUntilIdle()
+
+            #expect(h.server.requests(for: "/same.mp3").count == 1)
+            #expect(try h.library.downloads().map(\.state) == [.completed])
+            #expect(try h.filesInShowFolder() == ["First.mp3"])
+            #expect(h.log.started.count == 1)
+        }
+    }
+
+    @Test func completedEpisodeReenqueuedIsAlreadyDownloaded() async throws {
+        try await EngineHarness.run(limit: 2) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
+            let request = h.request("/ep.mp3", title: "Episode")
+            try await h.engine.enqueue([request])
+            await h.engine.waitUntilIdle()
+            let done = try #require(try h.library.download(enclosureURL: request.enclosure.url.absoluteString))
+            #expect(done.state == .completed)
+            h.server.clearRequests()
+            let before = h.log.all.count
+
+            try await h.engine.enqueue([request])
+            await h.engine.waitUntilIdle()
+
+            #expect(h.server.requests.isEmpty)
+            #expect(Array(h.log.all.dropFirst(before)) == [.alreadyDownloaded(done)])
+            #expect(try h.library.downloads() == [done])
+        }
+    }
+
+    // MARK: - Stopping
+
+    @Test func pausingOneRunningDownloadKeepsItsPartWhileOthersComplete() async throws {
+        try await EngineHarness.run(limit: 3) { h in
+            h.server.serve(path: "/slow.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"s\"", bytesPerSecond: 400_000)
+            h.server.serve(path: "/a.mp3", generatedSize: 60_000, contentType: "audio/mpeg", bytesPerSecond: 300_000)
+            h.server.serve(path: "/b.mp3", generatedSize: 70_000, contentType: "audio/mpeg")
+            try await h.engine.enqueue([
+                h.request("/slow.mp3", title: "Slow"), h.request("/a.mp3", title: "A"), h.request("/b.mp3", title: "B"),
+            ])
+            let slow = try h.record("/slow.mp3")
+            let destination = URL(fileURLWithPath: slow.file)
+            try await h.eventually { h.partSize(destination) > 0 }
+
+            #expect(try await h.engine.stop(id: slow.id!, as: .paused))
+            await h.engine.waitUntilIdle()
+
+            let paused = try h.record("/slow.mp3")
+            #expect(paused.state == .paused)
+            #expect(paused.ownerPID == nil)
+            let kept = h.partSize(destination)
+            #expect(kept > 0 && kept < 2_000_000)
+            #expect(paused.receivedBytes == kept)
+            #expect(!TransferHarness.exists(destination))
+            #expect(try h.record("/a.mp3").state == .completed)
+            #expect(try h.record("/b.mp3").state == .completed)
+            #expect(h.log.stopped.map(\.state) == [.paused])
+            #expect(h.log.completed.count == 2)
+        }
+    }
+
+    @Test func pausedDownloadResumesWhereItStopped() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            let size: Int64 = 1_500_000
+            h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"r\"", bytesPerSecond: 600_000)
+            let request = h.request("/ep.mp3", title: "Episode")
+            try await h.engine.enqueue([request])
+            let id = try h.record("/ep.mp3").id!
+            let destination = URL(fileURLWithPath: try h.record("/ep.mp3").file)
+            try await h.eventually { h.partSize(destination) > 0 }
+            try await h.engine.stop(id: id, as: .paused)
+            await h.engine.waitUntilIdle()
+            let kept = try h.record("/ep.mp3").receivedBytes
+            #expect(kept > 0 && kept == h.partSize(destination))
+
+            h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"r\"")
+            try await h.engine.enqueue([request])
+            await h.engine.waitUntilIdle()
+
+            let done = try h.record("/ep.mp3")
+            #expect(done.state == .completed && done.receivedBytes == size)
+            #expect(try Data(contentsOf: destination) == TestServer.generatedBytes(offset: 0, count: Int(size)))
+            let resumed = try #require(h.server.requests(for: "/ep.mp3").last)
+            #expect(resumed.range == "bytes=\(kept)-")
+            #expect(resumed.header("If-Range") == "\"r\"")
+            #expect(h.log.started.count == 2)
+        }
+    }
+
+    @Test func stoppingAQueuedDownloadNeverStartsIt() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            h.server.serve(path: "/first.mp3", generatedSize: 200_000, contentType: "audio/mpeg", bytesPerSecond: 800_000)
+            h.server.serve(path: "/paused.mp3", generatedSize: 10_000, contentType: "audio/mpeg")
+            h.server.serve(path: "/cancelled.mp3", generatedSize: 10_000, contentType: "audio/mpeg")
+            try await h.engine.enqueue([
+                h.request("/first.mp3", title: "First"), h.request("/paused.mp3", title: "Paused"),
+                h.request("/cancelled.mp3", title: "Cancelled"),
+            ])
+            #expect(try await h.engine.stop(id: h.record("/paused.mp3").id!, as: .paused))
+            #expect(try await h.engine.stop(id: h.record("/cancelled.mp3").id!, as: .cancelled))
+            #expect(try await !h.engine.stop(id: 999, as: .paused))
+            await h.engine.waitUntilIdle()
+
+            #expect(try h.record("/first.mp3").state == .completed)
+            #expect(try h.record("/paused.mp3").state == .paused)
+            #expect(try h.record("/cancelled.mp3").state == .cancelled)
+            #expect(h.server.requests.map(\.path) == ["/first.mp3"])
+            #expect(h.log.stopped.map(\.state) == [.paused, .cancelled])
+        }
+    }
+
+    @Test func cancellingARunningDownloadRemovesItsPart() async throws {
+        try await EngineHarness.run(limit: 2) { h in
+            h.server.serve(path: "/slow.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"s\"", bytesPerSecond: 400_000)
+            try await h.engine.enqueue([h.request("/slow.mp3", title: "Slow")])
+            let slow = try h.record("/slow.mp3")
+            let destination = URL(fileURLWithPath: slow.file)
+            try await h.eventually { h.partSize(destination) > 0 }
+
+            #expect(try await h.engine.stop(id: slow.id!, as: .cancelled))
+            await h.engine.waitUntilIdle()
+
+            let cancelled = try h.record("/slow.mp3")
+            #expect(cancelled.state == .cancelled)
+            #expect(cancelled.receivedBytes == 0)
+            #expect(cancelled.ownerPID == nil)
+            h.base.expectNoLeftovers(destination)
+            #expect(!TransferHarness.exists(destination))
+            #expect(h.log.stopped.map(\.state) == [.cancelled])
+        }
+    }
+
+    @Test func stopAllLeavesEveryUnfinishedDownloadInterruptedWithItsPart() async throws {
+        try await EngineHarness.run(limit: 2) { h in
+            let paths = ["/x.mp3", "/y.mp3", "/z.mp3"]
+            for path in paths {
+                h.server.serve(path: path, generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"e\"", bytesPerSecond: 400_000)
+            }
+            try await h.engine.enqueue(paths.map { h.request($0, title: String($0.dropFirst().prefix(1))) })
+            let destinations = try paths.map { URL(fileURLWithPath: try h.record($0).file) }
+            try await h.eventually { h.partSize(destinations[0]) > 0 && h.partSize(destinations[1]) > 0 }
+
+            await h.engine.stopAll()
+
+            // Recorded by the time stopAll returns.
+            let records = try paths.map(h.record)
+            #expect(records.map(\.state) == [.interrupted, .interrupted, .interrupted])
+            #expect(records.allSatisfy { $0.ownerPID == nil })
+            for (record, destination) in zip(records, destinations) {
+                #expect(record.receivedBytes == h.partSize(destination))
+                #expect(!TransferHarness.exists(destination))
+            }
+            #expect(records[0].receivedBytes > 0 && records[1].receivedBytes > 0)
+            #expect(records[2].receivedBytes == 0)  // was still queued: nothing fetched
+            #expect(TransferHarness.exists(FileTransfer.partInfoURL(for: destinations[0])))
+            #expect(Set(h.log.stopped.compactMap(\.id)) == Set(records.compactMap(\.id)))
+            #expect(h.log.stopped.allSatisfy { $0.state == .interrupted })
+            #expect(h.server.requests(for: "/z.mp3").isEmpty)
+        }
+    }
+
+    // MARK: - Failure
+
+    @Test func notFoundEndsInErrorNamingStatusAndURL() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            h.server.serve(path: "/ok.mp3", generatedSize: 30_000, contentType: "audio/mpeg")
+            let missing = h.request("/missing.mp3", title: "Missing")
+            try await h.engine.enqueue([missing, h.request("/ok.mp3", title: "Fine")])
+            await h.engine.waitUntilIdle()
+
+            let record = try h.record("/missing.mp3")
+            let url = missing.enclosure.url.absoluteString
+            #expect(record.state == .error)
+            #expect(record.ownerPID == nil)
+            let message = try #require(record.message)
+            #expect(message.contains("404"))
+            #expect(message.contains(url))
+            let destination = URL(fileURLWithPath: record.file)
+            #expect(!TransferHarness.exists(destination))
+            h.base.expectNoLeftovers(destination)
+            #expect(h.server.requests(for: "/missing.mp3").count == 1)  // not retried
+            #expect(h.log.failed.map { $0.message } == [message])
+            // The failure is reported before the next download starts (limit 1).
+            let ids = try [h.record("/missing.mp3").id!, h.record("/ok.mp3").id!]
+            #expect(h.log.lifecycle.filter { !$0.hasPrefix("queued") }
+                == ["started \(ids[0])", "failed \(ids[0])", "started \(ids[1])", "completed \(ids[1])"])
+            #expect(try h.record("/ok.mp3").state == .completed)
+        }
+    }
+
+    // MARK: - Progress in the database
+
+    @Test func progressIsSavedWhileRunningAndCompleteAtTheEnd() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            let size: Int64 = 360_000
+            h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", bytesPerSecond: 450_000)
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Episode")])  // no announced length
+            try await h.eventually(within: 2) {
+                let row = try h.record("/ep.mp3")
+                return row.state == .downloading && row.receivedBytes > 0
+            }
+            let midway = try h.record("/ep.mp3")
+            #expect(midway.expectedBytes == size)
+            #expect(midway.receivedBytes < size)
+            #expect(midway.ownerPID == getpid())
+            await h.engine.waitUntilIdle()
+
+            let done = try h.record("/ep.mp3")
+            #expect(done.state == .completed)
+            #expect(done.receivedBytes == size)
+            #expect(done.expectedBytes == size)
+            #expect(ProgressBuffer.size(ofFile: done.file) == size)
+            #expect(done.bytesPerSecond == nil)
+            #expect(done.ownerPID == nil)
+        }
+    }
+
+    @Test func pauseFromAnotherProcessThroughTheDatabaseStopsTheTransfer() async throws {
+        try await EngineHarness.run(limit: 2) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", etag: "\"p\"", bytesPerSecond: 400_000)
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Episode")])
+            // A progress save has happened: the transfer is under way.
+            try await h.eventually(within: 2) { try h.record("/ep.mp3").receivedBytes > 0 }
+            let id = try h.record("/ep.mp3").id!
+
+            let paused = ContinuousClock.now
+            try h.library.recordState(id: id, .paused)
+            try await h.eventually(within: 1.5) { !h.log.stopped.isEmpty }
+            #expect(ContinuousClock.now - paused < .milliseconds(1_200))
+            await h.engine.waitUntilIdle()
+
+            let record = try h.record("/ep.mp3")
+            #expect(record.state == .paused)
+            let destination = URL(fileURLWithPath: record.file)
+            let kept = h.partSize(destination)
+            #expect(kept > 0 && kept < 4_000_000)
+            #expect(record.receivedBytes == kept)
+            #expect(!TransferHarness.exists(destination))
+            #expect(h.log.stopped.map(\.state) == [.paused])
+            #expect(h.log.completed.isEmpty && h.log.failed.isEmpty)
+        }
+    }
+}
+
+// MARK: - Harness
+
+/// An engine over an in-memory library, a temporary `Episodes` folder and a local server.
+private struct EngineHarness: Sendable {
+    let base: TransferHarness
+    let library: Library
+    let buffer: ProgressBuffer
+    let engine: DownloadEngine
+    let log: EngineEventLog
+
+    var server: TestServer { base.server }
+    var showFolder: URL { buffer.folder(forPodcast: "Show") }
+
+    /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
+    /// including stopping whatever `body` left running, must finish within `timeLimit` seconds.
+    static func run(
+        limit: Int, timeLimit: Double = 10, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
+    ) async throws {
+        try await TransferHarness.run(timeLimit: timeLimit) { base in
+            let library = try Library.inMemory()
+            let buffer = ProgressBuffer(
+                library: library, episodesDirectory: base.directory.appendingPathComponent("Episodes", isDirectory: true))
+            let log = EngineEventLog()
+            let engine = DownloadEngine(
+                buffer: buffer, transfer: base.transfer, maximumConcurrentDownloads: limit, events: { log.record($0) })
+            let harness = EngineHarness(base: base, library: library, buffer: buffer, engine: engine, log: log)
+            do {
+                try await body(harness)
+            } catch {
+                await engine.stopAll()
+                throw error
+            }
+            await engine.stopAll()
+        }
+    }
+
+    func request(_ path: String, title: String, length: Int64? = nil) -> DownloadRequest {
+        let enclosure = Enclosure(url: server.url(path), length: length, type: "audio/mpeg")
+        return DownloadRequest(
+            podcastTitle: "Show", episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
+    }
+
+    func record(_ path: String) throws -> DownloadRecord {
+        try #require(try library.download(enclosureURL: server.url(path).absoluteString))
+    }
+
+    func partSize(_ destination: URL) -> Int64 {
+        ProgressBuffer.size(ofFile: FileTransfer.partURL(for: destination).path) ?? 0
+    }
+
+    func filesInShowFolder() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: showFolder.path).sorted()
+    }
+
+    /// Polls `condition` every few milliseconds; fails when it is still false after `seconds`.
+    func eventually(
+        within seconds: Double = 3, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition still false after \(seconds) s", sourceLocation: sourceLocation)
+                throw EngineConditionTimedOut()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+private struct EngineConditionTimedOut: Error {}
+
+/// Every event the engine emitted, in the order emitted.
+private final class EngineEventLog: Sendable {
+    private let events = Mutex<[DownloadEvent]>([])
+
+    func record(_ event: DownloadEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    var all: [DownloadEvent] { events.withLock { $0 } }
+
+    /// Everything but progress, as "queued 3", "started 3", "completed 3"….
+    var lifecycle: [String] {
+        all.compactMap { event in
+            switch event {
+            case .alreadyDownloaded(let record): "alreadyDownloaded \(record.id ?? -1)"
+            case .ownedElsewhere(let record): "ownedElsewhere \(record.id ?? -1)"
+            case .queued(let record): "queued \(record.id ?? -1)"
+            case .started(let record): "started \(record.id ?? -1)"
+            case .completed(let record): "completed \(record.id ?? -1)"
+            case .failed(let record, _): "failed \(record.id ?? -1)"
+            case .stopped(let record): "stopped \(record.id ?? -1)"
+            case .progress: nil
+            }
+        }
+    }
+
+    var started: [Int64] {
+        all.compactMap { if case .started(let record) = $0 { record.id } else { nil } }
+    }
+
+    var completed: [DownloadRecord] {
+        all.compactMap { if case .completed(let record) = $0 { record } else { nil } }
+    }
+
+    var stopped: [DownloadRecord] {
+        all.compactMap { if case .stopped(let record) = $0 { record } else { nil } }
+    }
+
+    var failed: [(record: DownloadRecord, message: String)] {
+        all.compactMap { if case .failed(let record, let message) = $0 { (record, message) } else { nil } }
+    }
+}

@@ -35,7 +35,7 @@ def median_of(runs, fn):
 def row(name, figures, reference=None):
     wall, cpu, rss = figures
     ratio = f"{wall / reference[0]:5.2f}x wall  {cpu / max(reference[1], 1e-9):5.2f}x cpu" if reference else ""
-    print(f"  {name:<44} {wall:8.3f} s  {cpu:8.3f} s cpu  {rss:7.1f} MiB  {ratio}")
+    print(f"  {name:<40} {wall:8.3f} s  {cpu:8.3f} s cpu  {rss:7.1f} MiB  {ratio}")
 
 
 def build():
@@ -44,7 +44,9 @@ def build():
 
 
 def bench_feed(runs, work):
-    env = dict(os.environ, SINGLECAST_HOME=os.path.join(work, "home"))
+    home = os.path.join(work, "home")
+    env = dict(os.environ, SINGLECAST_HOME=home)
+    singlecast = [os.path.join(BIN, "singlecast")]
     for items in (20000, 100000):
         feed = os.path.join(work, f"feed-{items}.xml")
         subprocess.run([sys.executable, GENFEED, str(items), feed], check=True)
@@ -53,9 +55,15 @@ def bench_feed(runs, work):
         xmllint = median_of(runs, lambda: measure(["xmllint", "--stream", "--noout", feed]))
         row("xmllint --stream --noout", xmllint)
         row("SinglecastKit parse (parse-feed)", median_of(runs, lambda: measure([os.path.join(BIN, "parse-feed"), feed])), xmllint)
-        row("singlecast episodes FILE --json > /dev/null",
-            median_of(runs, lambda: measure([os.path.join(BIN, "singlecast"), "episodes", feed, "--json"], env=env)), xmllint)
-        shutil.rmtree(os.path.join(work, "home"), ignore_errors=True)
+
+        def fresh_listing():
+            shutil.rmtree(home, ignore_errors=True)
+            return measure(singlecast + ["episodes", feed, "--json"], env=env)
+
+        row("episodes FILE --json, new library", median_of(runs, fresh_listing), xmllint)
+        row("episodes FILE --json, listed before",
+            median_of(runs, lambda: measure(singlecast + ["episodes", feed, "--json"], env=env)), xmllint)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 NGINX_CONF = """

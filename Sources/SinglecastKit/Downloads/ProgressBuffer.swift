@@ -96,3 +96,29 @@ public struct ProgressBuffer: Sendable {
         return episodesDirectory.appendingPathComponent(name, isDirectory: true)
     }
 }
+
+extension ProgressBuffer {
+    /// Records as downloaded the listed episodes that have no buffer entry but whose file
+    /// is in the podcast's folder (a library database that was lost or replaced), and returns
+    /// the entries with those downloads filled in. Costs nothing when the folder is absent.
+    public func adoptCompleteFiles(_ entries: [EpisodeEntry], podcastTitle: String) throws -> [EpisodeEntry] {
+        let folder = folder(forPodcast: podcastTitle)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty else {
+            return entries
+        }
+        let present = Set(names)
+        return try entries.map { entry in
+            guard entry.download == nil, let enclosure = entry.episode.enclosure else { return entry }
+            let name = FileNaming.safeName(forTitle: entry.episode.title, url: enclosure.url, announcedType: enclosure.type)
+            let file = folder.appendingPathComponent(name).path
+            guard present.contains(name), let size = Self.size(ofFile: file) else { return entry }
+            let record = DownloadRecord(
+                enclosureURL: enclosure.url.absoluteString, state: .completed, receivedBytes: size,
+                expectedBytes: size, file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title,
+                mediaType: enclosure.type)
+            var adopted = entry
+            adopted.download = try library.insertIfNew(record)
+            return adopted
+        }
+    }
+}

@@ -85,6 +85,16 @@ extension Library {
         }
     }
 
+    /// Inserts `record` unless an entry already has its enclosure URL or its file; returns it
+    /// as inserted, or nil.
+    public func insertIfNew(_ record: DownloadRecord) throws -> DownloadRecord? {
+        try writer.write { db in
+            var record = record
+            try record.insert(db, onConflict: .ignore)
+            return db.changesCount > 0 ? record : nil
+        }
+    }
+
     /// Saves how far a download has got. Returns false when the entry is no longer waiting or
     /// downloading because another process paused or cancelled it: the owner should stop.
     @discardableResult

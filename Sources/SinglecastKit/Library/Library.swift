@@ -16,6 +16,12 @@ public struct Library: Sendable {
             configuration.journalMode = .wal
             // Several singlecast processes may share one library.
             configuration.busyMode = .timeout(15)
+            // In WAL mode, NORMAL never corrupts the database and survives a crashed or killed
+            // process; only a power cut may lose the last commits, which the progress buffer
+            // rebuilds from the files on disk anyway.
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
             try self.init(writer: DatabaseQueue(path: path, configuration: configuration))
         } catch let error as LibraryError {
             throw error
@@ -54,10 +60,11 @@ public struct Library: Sendable {
 
     // MARK: - Podcasts and episodes
 
-    /// Saves a parsed feed under `feedKey`, updating episodes by identity (never duplicating
-    /// them), and makes it the current podcast. Returns the stored podcast.
+    /// Saves a parsed feed under `feedKey` in one transaction, updating episodes by identity
+    /// (never duplicating them, and leaving unchanged ones untouched), and makes it the
+    /// current podcast. Returns the stored podcast and its episodes in feed order.
     @discardableResult
-    public func saveFeed(_ feed: Feed, feedKey: String) throws -> StoredPodcast {
+    public func saveFeed(_ feed: Feed, feedKey: String) throws -> (podcast: StoredPodcast, episodes: [EpisodeEntry]) {
         try writer.write { db in
             let podcast = feed.podcast
             try db.execute(
@@ -74,17 +81,17 @@ public struct Library: Sendable {
                     podcast.author, podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(),
                 ])
             let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
-            try db.execute(sql: "UPDATE episode SET position = NULL WHERE podcastId = ?", arguments: [podcastID])
-            let upsert = try db.cachedStatement(sql: EpisodeColumns.upsertSQL)
-            var seenIdentities = Set<String>()
-            for (index, episode) in feed.episodes.enumerated() {
-                let identity = Self.uniqueIdentity(of: episode, among: &seenIdentities)
-                try upsert.execute(arguments: EpisodeColumns.arguments(episode, podcastID: podcastID, identity: identity, position: index + 1))
-            }
+            try EpisodeColumns.save(feed.episodes, podcastID: podcastID, in: db)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
                 arguments: [podcastID])
-            return try Self.podcast(db, where: "id = ?", podcastID)!
+            let downloads = try Self.downloadsByEnclosureURL(db)
+            let entries = feed.episodes.enumerated().map { index, episode in
+                EpisodeEntry(
+                    number: index + 1, episode: episode,
+                    download: episode.enclosure.flatMap { downloads[$0.url.absoluteString] })
+            }
+            return (try Self.podcast(db, where: "id = ?", podcastID)!, entries)
         }
     }
 
@@ -149,17 +156,8 @@ public struct Library: Sendable {
         return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast)
     }
 
-    /// An episode's identity, made unique within one feed: a feed that repeats a guid
-    /// still lists every item under its own number.
-    private static func uniqueIdentity(of episode: Episode, among seen: inout Set<String>) -> String {
-        let base = episode.identity ?? "title:\(episode.title)"
-        var identity = base
-        var copy = 1
-        while !seen.insert(identity).inserted {
-            copy += 1
-            identity = "\(base)#\(copy)"
-        }
-        return identity
+    private static func downloadsByEnclosureURL(_ db: Database) throws -> [String: DownloadRecord] {
+        Dictionary(try DownloadRecord.fetchAll(db).map { ($0.enclosureURL, $0) }) { first, _ in first }
     }
 
     static func url(_ text: String?) -> URL? {

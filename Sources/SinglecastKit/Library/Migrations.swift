@@ -42,7 +42,7 @@ extension Library {
                 t.column("published", .datetime)
                 t.column("duration", .integer)
                 t.column("description", .text)
-                t.column("enclosureURL", .text).indexed()
+                t.column("enclosureURL", .text)
                 t.column("enclosureLength", .integer)
                 t.column("enclosureType", .text)
                 t.column("season", .integer)
@@ -50,6 +50,8 @@ extension Library {
                 t.column("explicit", .boolean)
                 t.column("transcriptURL", .text)
                 t.column("chaptersURL", .text)
+                // A hash of the other columns, to skip rewriting unchanged episodes.
+                t.column("fingerprint", .integer)
                 t.uniqueKey(["podcastId", "identity"])
             }
             try db.create(table: "download") { t in

@@ -42,7 +42,7 @@ extension Singlecast {
             let buffer = try global.progressBuffer(library)
             let stored: StoredPodcast
             if let feed {
-                stored = try await FeedArgument(feed).load(library: library, global: global).1
+                stored = try await FeedArgument(feed).load(library: library, global: global).podcast
             } else {
                 guard let current = try library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                 stored = current

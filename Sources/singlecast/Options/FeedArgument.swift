@@ -24,8 +24,8 @@ enum FeedArgument {
     }
 
     /// Fetches or reads the feed, saves it in the library as the current podcast, and
-    /// returns it with its episodes as stored.
-    func load(library: Library, global: GlobalOptions) async throws -> (Feed, StoredPodcast) {
+    /// returns it as stored, with its episodes.
+    func load(library: Library, global: GlobalOptions) async throws -> (podcast: StoredPodcast, episodes: [EpisodeEntry]) {
         let feed: Feed
         let feedKey: String
         switch self {
@@ -46,7 +46,7 @@ enum FeedArgument {
         for warning in feed.warnings {
             printError("warning: \(warning)")
         }
-        return (feed, try library.saveFeed(feed, feedKey: feedKey))
+        return try library.saveFeed(feed, feedKey: feedKey)
     }
 
     private static func fetch(_ url: URL, global: GlobalOptions) async throws -> Feed {

@@ -18,7 +18,7 @@ import Testing
 
     @Test func savesAFeedAndListsItInFeedOrder() throws {
         let library = try Library.inMemory()
-        let stored = try library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed")
+        let stored = try library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed").podcast
         let entries = try library.episodes(podcastID: stored.id)
         #expect(entries.map(\.number) == [1, 2, 3])
         #expect(entries.map(\.episode.title) == ["One", "Two", "Three"])
@@ -30,10 +30,10 @@ import Testing
     @Test func listingAgainUpdatesByIdentityWithoutDuplicates() throws {
         let library = try Library.inMemory()
         let key = "https://example.com/feed"
-        let first = try library.saveFeed(feed(["One", "Two"]), feedKey: key)
+        let first = try library.saveFeed(feed(["One", "Two"]), feedKey: key).podcast
         var newer = feed(["One (edited)", "Two"])
         newer.episodes.insert(Episode(title: "Zero", guid: "new"), at: 0)
-        let second = try library.saveFeed(newer, feedKey: key)
+        let second = try library.saveFeed(newer, feedKey: key).podcast
         #expect(first.id == second.id)
         let entries = try library.episodes(podcastID: second.id)
         #expect(entries.map(\.episode.title) == ["Zero", "One (edited)", "Two"])
@@ -44,7 +44,7 @@ import Testing
         let library = try Library.inMemory()
         var duplicated = feed(["A", "B"])
         duplicated.episodes[1].guid = duplicated.episodes[0].guid
-        let stored = try library.saveFeed(duplicated, feedKey: "k")
+        let stored = try library.saveFeed(duplicated, feedKey: "k").podcast
         #expect(try library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
     }
 
@@ -68,7 +68,7 @@ import Testing
     @Test func opensAFolderOnDisk() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stored = try Library(directory: folder).saveFeed(feed(["One"]), feedKey: "k")
+        let stored = try Library(directory: folder).saveFeed(feed(["One"]), feedKey: "k").podcast
         let reopened = try Library(directory: folder)
         #expect(try reopened.currentPodcast() == stored)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("library.sqlite").path))

@@ -21,7 +21,7 @@ def measure(cmd, env=None, stdout=subprocess.DEVNULL):
     """Runs cmd once; returns (wall s, cpu s, peak rss MiB) of the child."""
     wrapped = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", "/tmp/singlecast-bench-time"] + cmd
     start = time.perf_counter()
-    subprocess.run(wrapped, env=env, stdout=stdout, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(wrapped, env=env, stdout=stdout, stderr=subprocess.PIPE if stdout is subprocess.DEVNULL else None, check=True)
     wall = time.perf_counter() - start
     _, user, system, rss_kib = open("/tmp/singlecast-bench-time").read().split()[-4:]
     return wall, float(user) + float(system), int(rss_kib) / 1024
@@ -70,7 +70,7 @@ NGINX_CONF = """
 daemon off; worker_processes 1; pid {work}/nginx.pid; error_log {work}/nginx-error.log;
 events {{ worker_connections 64; }}
 http {{
-  access_log {work}/access.log bench; log_format bench '$request_uri $status $body_bytes_sent';
+  log_format bench '$request_uri $status $body_bytes_sent'; access_log {work}/access.log bench;
   sendfile on; tcp_nopush on; client_body_temp_path {work}/tmp; proxy_temp_path {work}/tmp;
   fastcgi_temp_path {work}/tmp; uwsgi_temp_path {work}/tmp; scgi_temp_path {work}/tmp;
   types {{ audio/mpeg mp3; application/rss+xml xml; }}
@@ -111,6 +111,7 @@ def bench_download(runs, work):
     open(os.path.join(www, "small.xml"), "w").write(feed_xml(port, small))
     conf = os.path.join(work, "nginx.conf")
     open(conf, "w").write(NGINX_CONF.format(work=work, port=port))
+    subprocess.run(["nginx", "-t", "-q", "-c", conf, "-p", work], check=True)
     nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.5)
@@ -126,7 +127,7 @@ def bench_download(runs, work):
         def curl_sync():
             fresh()
             target = os.path.join(out, "big.mp3")
-            return measure(["sh", "-c", f'curl -s -o "{target}" {base}/big.mp3 && sync "{target}"'])
+            return measure(["sh", "-c", f'curl -sSf -o "{target}" {base}/big.mp3 && sync "{target}"'])
 
         def singlecast_big():
             fresh()
@@ -188,6 +189,7 @@ def main():
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
     build()
     work = tempfile.mkdtemp(prefix="singlecast-bench-")
+    os.chmod(work, 0o755)  # nginx's workers run as another user
     try:
         if which in ("feed", "all"):
             bench_feed(runs, work)

@@ -130,7 +130,7 @@ public actor DownloadDaemon {
             if let duration {
                 Task {
                     try? await Task.sleep(for: duration)
-                    await self.wake()
+                    self.wake()
                 }
             }
         }

@@ -55,7 +55,7 @@ public struct ProgressBuffer: Sendable {
         let name = FileNaming.safeName(
             forTitle: request.episode.title, url: request.enclosure.url, announcedType: request.enclosure.type)
         return try library.claimDownload(
-            candidate, processID: processID, isAlive: Self.isAlive, fileIsComplete: Self.exists,
+            candidate, processID: processID, isAlive: Self.isAlive, completeFileSize: Self.size(ofFile:),
             chooseFile: { filesInUse in
                 let taken = Set(filesInUse.compactMap { path -> String? in
                     let file = URL(fileURLWithPath: path)

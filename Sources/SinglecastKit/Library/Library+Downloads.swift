@@ -31,29 +31,31 @@ extension Library {
 
     /// Makes `processID` the one owner of the download of `candidate.enclosureURL`, in one
     /// transaction, unless the file is complete or a live process already owns it.
-    /// `isAlive` tells whether a recorded owner still runs; `chooseFile` names the file for a
-    /// new entry, given the files other entries already use.
+    /// `isAlive` tells whether a recorded owner still runs; `completeFileSize` gives the size of
+    /// a complete file at a path (nil when there is none); `chooseFile` names the file for a new
+    /// entry, given the files other entries already use.
     public func claimDownload(
         _ candidate: DownloadRecord,
         processID: Int32,
         isAlive: (Int32) -> Bool,
-        fileIsComplete: (String) -> Bool,
+        completeFileSize: (String) -> Int64?,
         chooseFile: (_ filesInUse: Set<String>) -> String
     ) throws -> DownloadClaim {
         try writer.write { db in
             if var existing = try DownloadRecord
                 .filter(DownloadRecord.Columns.enclosureURL == candidate.enclosureURL).fetchOne(db)
             {
-                if existing.state == .completed, fileIsComplete(existing.file) {
-                    return .alreadyDownloaded(existing)
+                if [.waiting, .downloading].contains(existing.state), let owner = existing.ownerPID {
+                    if owner == processID { return .claimed(existing) }
+                    if isAlive(owner) { return .ownedElsewhere(existing) }
                 }
-                if [.waiting, .downloading].contains(existing.state), let owner = existing.ownerPID,
-                    owner != processID, isAlive(owner)
-                {
-                    return .ownedElsewhere(existing)
-                }
-                if fileIsComplete(existing.file) {
+                if let size = completeFileSize(existing.file) {
+                    if existing.state == .completed, existing.receivedBytes == size {
+                        return .alreadyDownloaded(existing)
+                    }
                     existing.state = .completed
+                    existing.receivedBytes = size
+                    existing.expectedBytes = size
                     existing.ownerPID = nil
                     existing.updatedAt = Date()
                     try existing.update(db)
@@ -64,6 +66,7 @@ extension Library {
                 existing.message = nil
                 existing.background = candidate.background
                 existing.mediaType = candidate.mediaType ?? existing.mediaType
+                existing.episodeTitle = candidate.episodeTitle
                 existing.updatedAt = Date()
                 try existing.update(db)
                 return .claimed(existing)
@@ -72,8 +75,10 @@ extension Library {
             var record = candidate
             record.file = chooseFile(filesInUse)
             record.updatedAt = Date()
-            if fileIsComplete(record.file) {
+            if let size = completeFileSize(record.file) {
                 record.state = .completed
+                record.receivedBytes = size
+                record.expectedBytes = size
                 record.ownerPID = nil
                 try record.insert(db)
                 return .alreadyDownloaded(record)

@@ -68,7 +68,7 @@ final class ProgressRenderer: Sendable {
                 if mode == .lines, tenth > active.lastReportedTenth {
                     active.lastReportedTenth = tenth
                     state.active[id] = active
-                    say("\(tenth * 10)% \(Self.describe(active))", in: &state)
+                    say(Self.describe(active), in: &state)
                 } else {
                     state.active[id] = active
                 }

@@ -2,6 +2,10 @@ import Foundation
 
 /// Fetches a feed over HTTP or reads it from a file, and parses it in the same pass:
 /// bytes go to the streaming parser as they arrive, never held whole.
+///
+/// A file's episodes can be handed on in batches while the rest is parsed (`episodes:`), so
+/// that the caller can store them at the same time; the returned `Feed` then holds only the
+/// episodes parsed after the last batch.
 public struct FeedLoader: Sendable {
     /// The largest feed accepted, to bound time and memory on hostile servers.
     public static let maximumFeedSize = 512 * 1_048_576
@@ -15,7 +19,8 @@ public struct FeedLoader: Sendable {
     /// Fetches and parses the feed at `url`. The returned feed's `podcast.feedURL` is the
     /// URL to remember: the final one after permanent redirects.
     public func load(_ url: URL) async throws -> Feed {
-        let response = try await session.get(url, headers: [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")])
+        let response = try await session.get(
+            url, headers: [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")])
         guard (200..<300).contains(response.status) else {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }
@@ -40,7 +45,7 @@ public struct FeedLoader: Sendable {
     }
 
     /// Reads and parses the feed in the file at `file`, 64 KiB at a time.
-    public static func load(file: URL) throws -> Feed {
+    public static func load(file: URL, episodes: ([Episode]) -> Void = { _ in }) throws -> Feed {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: file)
@@ -58,10 +63,16 @@ public struct FeedLoader: Sendable {
             }
             guard let chunk, !chunk.isEmpty else { break }
             try chunk.withUnsafeBytes { try parser.parse($0) }
+            handOn(parser, to: episodes)
         }
         var feed = try parser.finish()
         feed.podcast.feedURL = nil
         return feed
+    }
+
+    private static func handOn(_ parser: FeedParser, to episodes: ([Episode]) -> Void) {
+        let batch = parser.takeEpisodes()
+        if !batch.isEmpty { episodes(batch) }
     }
 
     private static func describe(_ error: any Error) -> String {

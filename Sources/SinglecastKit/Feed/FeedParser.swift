@@ -88,6 +88,13 @@ public final class FeedParser {
         return try reader.pointee.feed(source: source)
     }
 
+    /// Hands over the episodes completed since the last call, so that they can be stored while
+    /// the rest of the document is parsed. ``finish()`` then returns only the episodes not taken
+    /// (its warnings still count them all).
+    public func takeEpisodes() -> [Episode] {
+        reader.pointee.takeEpisodes()
+    }
+
     /// Parses a whole document.
     public static func parse(_ data: Data, baseURL: URL?, source: String) throws -> Feed {
         let parser = FeedParser(baseURL: baseURL, source: source)

@@ -77,6 +77,8 @@ struct FeedReader {
     private var podcast = PodcastDraft()
     private var episode = EpisodeDraft()
     private(set) var episodes: [Episode] = []
+    /// Every episode completed so far, including those handed over by ``takeEpisodes()``.
+    private var completedEpisodes = 0
 
     init(baseURL: URL?, vocabulary: FeedVocabulary, htmlEntities: HTMLEntityTable, context: xmlParserCtxtPtr) {
         self.baseURL = baseURL
@@ -90,16 +92,22 @@ struct FeedReader {
     func feed(source: String) throws -> Feed {
         var warnings: [String] = []
         if let error = firstError {
-            guard !episodes.isEmpty else {
+            guard completedEpisodes > 0 else {
                 throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
             }
-            let kept = episodes.count == 1 ? "the 1 complete episode" : "the \(episodes.count) complete episodes"
+            let kept = completedEpisodes == 1 ? "the 1 complete episode" : "the \(completedEpisodes) complete episodes"
             warnings.append(
                 error.cutOffIn.map { "\(source) ends early at line \(error.line) (inside <\($0)>); kept \(kept)" }
                     ?? "\(source): XML error at line \(error.line) (\(error.message)); kept \(kept) before it"
             )
         }
         return Feed(podcast: podcast.podcast(feedURL: baseURL), episodes: episodes, warnings: warnings)
+    }
+
+    /// The episodes completed since the last call; they are no longer part of ``feed(source:)``.
+    mutating func takeEpisodes() -> [Episode] {
+        defer { episodes.removeAll(keepingCapacity: true) }
+        return episodes
     }
 
     // MARK: - SAX events
@@ -166,7 +174,10 @@ struct FeedReader {
         }
         if let top = scopes.last, top.depth == depth {
             scopes.removeLast()
-            if top.scope == .item { episodes.append(episode.episode) }
+            if top.scope == .item {
+                episodes.append(episode.episode)
+                completedEpisodes += 1
+            }
         }
         if let base = bases.last, base.depth == depth {
             bases.removeLast()

@@ -21,29 +21,50 @@ enum EpisodeColumns {
           transcriptURL = excluded.transcriptURL, chaptersURL = excluded.chaptersURL
         """
 
-    /// Saves a feed's episodes in feed order (position 1 is the first item). Episodes are
-    /// matched by identity; an episode whose content and position are unchanged is not
-    /// rewritten; episodes gone from the feed keep their rows without a position.
-    static func save(_ episodes: [Episode], podcastID: Int64, in db: Database) throws {
-        var stored: [String: (fingerprint: Int64, position: Int?)] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
-        while let row = try rows.next() {
-            stored[row[0]] = (row[1] ?? 0, row[2])
-        }
-        let upsert = try db.cachedStatement(sql: upsertSQL)
-        var seen = Set<String>()
-        for (index, episode) in episodes.enumerated() {
-            let identity = uniqueIdentity(of: episode, among: &seen)
-            let fingerprint = fingerprint(of: episode)
-            if let existing = stored[identity], existing.fingerprint == fingerprint, existing.position == index + 1 {
-                continue
+    /// Saves a feed's episodes in feed order (position 1 is the first item), batch by batch.
+    /// Episodes are matched by identity; an episode whose content and position are unchanged is
+    /// not rewritten; episodes gone from the feed keep their rows without a position.
+    struct Saver {
+        private let db: Database
+        private let podcastID: Int64
+        private let upsert: Statement
+        private var stored: [String: (fingerprint: Int64, position: Int?)] = [:]
+        private var seen = Set<String>()
+        private var position = 0
+
+        init(podcastID: Int64, db: Database) throws {
+            self.db = db
+            self.podcastID = podcastID
+            upsert = try db.cachedStatement(sql: upsertSQL)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
+            while let row = try rows.next() {
+                stored[row[0]] = (row[1] ?? 0, row[2])
             }
-            try self.upsert(episode, podcastID: podcastID, identity: identity, position: index + 1, fingerprint: fingerprint, with: upsert)
         }
-        let clearPosition = try db.cachedStatement(sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
-        for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
-            try clearPosition.execute(arguments: [podcastID, identity])
+
+        /// Saves the next episodes of the feed.
+        mutating func save(_ episodes: [Episode]) throws {
+            for episode in episodes {
+                position += 1
+                let identity = uniqueIdentity(of: episode, among: &seen)
+                let fingerprint = fingerprint(of: episode)
+                if let existing = stored[identity], existing.fingerprint == fingerprint, existing.position == position {
+                    continue
+                }
+                try EpisodeColumns.upsert(
+                    episode, podcastID: podcastID, identity: identity, position: position, fingerprint: fingerprint,
+                    with: upsert)
+            }
+        }
+
+        /// Takes the positions away from the episodes no longer in the feed.
+        func finish() throws {
+            let clearPosition = try db.cachedStatement(
+                sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
+            for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
+                try clearPosition.execute(arguments: [podcastID, identity])
+            }
         }
     }
 

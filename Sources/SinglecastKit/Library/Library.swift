@@ -60,38 +60,88 @@ public struct Library: Sendable {
 
     // MARK: - Podcasts and episodes
 
-    /// Saves a parsed feed under `feedKey` in one transaction, updating episodes by identity
-    /// (never duplicating them, and leaving unchanged ones untouched), and makes it the
-    /// current podcast. Returns the stored podcast and its episodes in feed order.
+    /// Saves a parsed feed under `feedKey`; see ``saveFeed(feedKey:from:)``.
     @discardableResult
-    public func saveFeed(_ feed: Feed, feedKey: String) throws -> (podcast: StoredPodcast, episodes: [EpisodeEntry]) {
+    public func saveFeed(_ feed: Feed, feedKey: String) throws -> SavedFeed {
+        let stream = EpisodeStream()
+        stream.finish(feed)
+        return try saveFeed(feedKey: feedKey, from: stream)
+    }
+
+    /// Saves a feed under `feedKey` as its episodes arrive from `stream`, in one transaction:
+    /// episodes are updated by identity (never duplicated, unchanged ones left untouched), and
+    /// the podcast becomes the current one. Nothing is stored when the stream fails.
+    /// Blocks until the stream ends; returns the stored podcast and its episodes in feed order.
+    public func saveFeed(feedKey: String, from stream: EpisodeStream) throws -> SavedFeed {
         try writer.write { db in
-            let podcast = feed.podcast
+            try db.execute(
+                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
+                arguments: [feedKey])
+            let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
+            var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
+            var episodes: [Episode] = []
+            var finished: Feed?
+            while finished == nil {
+                switch try stream.next() {
+                case .episodes(let batch):
+                    try saver.save(batch)
+                    episodes += batch
+                case .finished(let feed):
+                    try saver.save(feed.episodes)
+                    episodes += feed.episodes
+                    finished = feed
+                }
+            }
+            try saver.finish()
+            let podcast = finished!.podcast
             try db.execute(
                 sql: """
-                    INSERT INTO podcast (feedKey, title, link, description, author, imageURL, newFeedURL, refreshedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(feedKey) DO UPDATE SET
-                      title = excluded.title, link = excluded.link, description = excluded.description,
-                      author = excluded.author, imageURL = excluded.imageURL,
-                      newFeedURL = excluded.newFeedURL, refreshedAt = excluded.refreshedAt
+                    UPDATE podcast SET title = ?, link = ?, description = ?, author = ?, imageURL = ?,
+                      newFeedURL = ?, refreshedAt = ? WHERE id = ?
                     """,
                 arguments: [
-                    feedKey, podcast.title, podcast.link?.absoluteString, podcast.description,
-                    podcast.author, podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(),
+                    podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
+                    podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
                 ])
-            let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
-            try EpisodeColumns.save(feed.episodes, podcastID: podcastID, in: db)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
                 arguments: [podcastID])
             let downloads = try Self.downloadsByEnclosureURL(db)
-            let entries = feed.episodes.enumerated().map { index, episode in
+            let entries = episodes.enumerated().map { index, episode in
                 EpisodeEntry(
                     number: index + 1, episode: episode,
                     download: episode.enclosure.flatMap { downloads[$0.url.absoluteString] })
             }
-            return (try Self.podcast(db, where: "id = ?", podcastID)!, entries)
+            return SavedFeed(
+                podcast: try Self.podcast(db, where: "id = ?", podcastID)!, episodes: entries,
+                warnings: finished!.warnings)
+        }
+    }
+
+    /// Parses and saves a feed at the same time: `parse` runs here and hands batches of episodes
+    /// to its argument, while they are stored on a thread of their own. Nothing is stored when
+    /// `parse` throws.
+    public func saveFeed(
+        feedKey: String, parsing parse: (_ handOn: @escaping @Sendable ([Episode]) -> Void) async throws -> Feed
+    ) async throws -> SavedFeed {
+        let stream = EpisodeStream()
+        let library = self
+        async let saved = Self.onOwnThread { try library.saveFeed(feedKey: feedKey, from: stream) }
+        do {
+            stream.finish(try await parse { stream.send($0) })
+        } catch {
+            stream.fail(error)
+            _ = try? await saved
+            throw error
+        }
+        return try await saved
+    }
+
+    /// Runs `body` on a new thread (it blocks on the episode stream, which must not tie up
+    /// one of the few threads that run tasks).
+    private static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
 

@@ -10,6 +10,15 @@ public struct StoredPodcast: Equatable, Sendable {
     public var podcast: Podcast
 }
 
+/// A feed as saved in the library.
+public struct SavedFeed: Sendable {
+    public var podcast: StoredPodcast
+    /// Its episodes in feed order, numbered from 1.
+    public var episodes: [EpisodeEntry]
+    /// Problems the parser recovered from.
+    public var warnings: [String]
+}
+
 /// An episode of the listed podcast, with its number in the feed and its download, if any.
 public struct EpisodeEntry: Equatable, Sendable {
     /// The position in the feed, from 1.

@@ -20,8 +20,9 @@ extension Singlecast {
         func run() async throws {
             let library = try global.openLibrary()
             let buffer = try global.progressBuffer(library)
-            let (stored, listed) = try await FeedArgument(feed).load(library: library, global: global)
-            let entries = try buffer.adoptCompleteFiles(listed, podcastTitle: stored.podcast.title)
+            let saved = try await FeedArgument(feed).load(library: library, global: global)
+            let stored = saved.podcast
+            let entries = try buffer.adoptCompleteFiles(saved.episodes, podcastTitle: stored.podcast.title)
             if json {
                 PodcastJSONWriter.write(stored, entries)
             } else if entries.isEmpty {

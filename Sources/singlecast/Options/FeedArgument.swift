@@ -23,35 +23,36 @@ enum FeedArgument {
         }
     }
 
-    /// Fetches or reads the feed, saves it in the library as the current podcast, and
-    /// returns it as stored, with its episodes.
-    func load(library: Library, global: GlobalOptions) async throws -> (podcast: StoredPodcast, episodes: [EpisodeEntry]) {
-        let feed: Feed
-        let feedKey: String
+    /// Fetches or reads the feed and saves it in the library as the current podcast, storing
+    /// episodes while the rest is parsed. Returns it as saved.
+    func load(library: Library, global: GlobalOptions) async throws -> SavedFeed {
+        let saved: SavedFeed
         switch self {
         case .searchResult(let number):
             let result = try library.searchResult(number: number)
             guard let url = result.feedURL else {
                 throw LibraryError.searchResultWithoutFeed(number: number, title: result.title)
             }
-            feed = try await Self.fetch(url, global: global)
-            feedKey = feed.podcast.feedURL?.absoluteString ?? url.absoluteString
+            saved = try await Self.fetch(url, into: library, global: global)
         case .url(let url):
-            feed = try await Self.fetch(url, global: global)
-            feedKey = feed.podcast.feedURL?.absoluteString ?? url.absoluteString
+            saved = try await Self.fetch(url, into: library, global: global)
         case .file(let file):
-            feed = try FeedLoader.load(file: file)
-            feedKey = file.standardizedFileURL.absoluteString
+            saved = try await library.saveFeed(feedKey: file.standardizedFileURL.absoluteString) { handOn in
+                try FeedLoader.load(file: file, episodes: handOn)
+            }
         }
-        for warning in feed.warnings {
+        for warning in saved.warnings {
             printError("warning: \(warning)")
         }
-        return try library.saveFeed(feed, feedKey: feedKey)
+        return saved
     }
 
-    private static func fetch(_ url: URL, global: GlobalOptions) async throws -> Feed {
+    private static func fetch(_ url: URL, into library: Library, global: GlobalOptions) async throws -> SavedFeed {
         try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
-            try await FeedLoader(session: session).load(url)
+            // Parsed whole before saving: storing while the body streams in would hold the
+            // library's write lock for as long as the network takes.
+            let feed = try await FeedLoader(session: session).load(url)
+            return try library.saveFeed(feed, feedKey: (feed.podcast.feedURL ?? url).absoluteString)
         }
     }
 }

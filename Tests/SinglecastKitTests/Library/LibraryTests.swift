@@ -48,6 +48,34 @@ import Testing
         #expect(try library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
     }
 
+    @Test func savesEpisodesAsTheyAreParsed() async throws {
+        let library = try Library.inMemory()
+        let whole = feed(["One", "Two", "Three", "Four"])
+        let saved = try await library.saveFeed(feedKey: "https://example.com/feed") { handOn in
+            handOn(Array(whole.episodes[0..<1]))
+            handOn(Array(whole.episodes[1..<3]))
+            return Feed(podcast: whole.podcast, episodes: Array(whole.episodes[3...]), warnings: ["cut short"])
+        }
+        #expect(saved.episodes.map(\.episode) == whole.episodes)
+        #expect(saved.warnings == ["cut short"])
+        #expect(try library.episodes(podcastID: saved.podcast.id).map(\.episode) == whole.episodes)
+        #expect(saved.podcast.podcast.title == "Show")
+    }
+
+    @Test func aFailedParseStoresNothing() async throws {
+        struct Broken: Error {}
+        let library = try Library.inMemory()
+        let key = "https://example.com/feed"
+        await #expect(throws: Broken.self) {
+            try await library.saveFeed(feedKey: key) { handOn in
+                handOn(feed(["One", "Two"]).episodes)
+                throw Broken()
+            }
+        }
+        #expect(try library.podcast(feedKey: key) == nil)
+        #expect(try library.currentPodcast() == nil)
+    }
+
     @Test func remembersTheLastSearch() throws {
         let library = try Library.inMemory()
         try library.replaceSearchResults([

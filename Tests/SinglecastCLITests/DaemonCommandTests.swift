@@ -3,24 +3,8 @@ import Testing
 import TestSupport
 
 @Suite struct DaemonCommandTests {
-    private func folder(_ show: LoopbackShow) -> URL {
-        show.cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true)
-    }
 
-    private var socketName: String { "daemon.sock" }
-
-    /// Waits (at most `timeout`) until `condition` holds.
-    private func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            try #require(ContinuousClock.now < deadline, "condition not met in time")
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func size(_ url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
+    private let socketName = "daemon.sock"
 
     private func daemonPID(_ show: LoopbackShow) -> Int32? {
         (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8))
@@ -34,12 +18,6 @@ import TestSupport
         }
     }
 
-    private func states(_ show: LoopbackShow) async throws -> [String] {
-        let result = try await show.cli.run(["downloads", "--json"])
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        return list.map { $0["state"] as? String ?? "" }
-    }
-
     @Test func backgroundDownloadsCompleteAfterTheCommandExits() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
@@ -50,14 +28,14 @@ import TestSupport
             ("Episode Three: Café & Résumé.mp3", "three.mp3"), ("Episode Two.mp3", "two.mp3"), ("Episode One.mp3", "one.mp3"),
         ]
         try await waitUntil {
-            files.allSatisfy { FileManager.default.fileExists(atPath: folder(show).appendingPathComponent($0.0).path) }
+            files.allSatisfy { FileManager.default.fileExists(atPath: show.folder.appendingPathComponent($0.0).path) }
         }
         for (file, served) in files {
             let expected = TestServer.generatedBytes(offset: 0, count: Int(LoopbackShow.mediaSizes[served]!))
-            #expect(try Data(contentsOf: folder(show).appendingPathComponent(file)) == expected)
+            #expect(try Data(contentsOf: show.folder.appendingPathComponent(file)) == expected)
         }
         try await waitUntil { (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.log"), encoding: .utf8))?.contains("completed #2") == true }
-        #expect(try await states(show) == ["completed", "completed", "completed"])
+        #expect(try await show.downloadStates() == ["completed", "completed", "completed"])
         try await stopDaemon(show)
         try await show.stop()
     }
@@ -70,16 +48,16 @@ import TestSupport
         let daemon = try show.cli.start(["daemon"], outputName: "daemon-1")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
         #expect(try await show.cli.run(["download", "2", "--background"]).status == 0)
-        let part = folder(show).appendingPathComponent("Episode Two.mp3.part")
-        try await waitUntil { size(part) > 500_000 }
+        let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
+        try await waitUntil { fileSize(part) > 500_000 }
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        let kept = size(part)
+        let kept = fileSize(part)
 
         show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"v1\"")
         show.server.clearRequests()
         let restarted = try show.cli.start(["daemon"], outputName: "daemon-2")
-        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        let file = show.folder.appendingPathComponent("Episode Two.mp3")
         try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
         let range = try #require(show.server.requests(for: "/media/two.mp3").first?.range)
         let resumedFrom = try #require(Int64(range.dropFirst("bytes=".count).dropLast()))
@@ -97,25 +75,25 @@ import TestSupport
         }
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
         #expect(try await show.cli.run(["download", "2", "3", "--background"]).status == 0)
-        let twoPart = folder(show).appendingPathComponent("Episode Two.mp3.part")
-        let onePart = folder(show).appendingPathComponent("Episode One.mp3.part")
-        try await waitUntil { size(twoPart) > 100_000 && size(onePart) > 100_000 }
+        let twoPart = show.folder.appendingPathComponent("Episode Two.mp3.part")
+        let onePart = show.folder.appendingPathComponent("Episode One.mp3.part")
+        try await waitUntil { fileSize(twoPart) > 100_000 && fileSize(onePart) > 100_000 }
 
         let paused = try await show.cli.run(["pause", "1"])
         #expect(paused.status == 0, "\(paused.stderr)")
         #expect(paused.stdout == "paused #1 Episode Two\n")
         let cancelled = try await show.cli.run(["cancel", "--episodes", "3"])
         #expect(cancelled.stdout == "cancelled #2 Episode One\n")
-        try await waitUntil { try await states(show) == ["paused", "cancelled"] }
-        #expect(size(twoPart) > 0)
+        try await waitUntil { try await show.downloadStates() == ["paused", "cancelled"] }
+        #expect(fileSize(twoPart) > 0)
         #expect(!FileManager.default.fileExists(atPath: onePart.path))
 
-        let kept = size(twoPart)
+        let kept = fileSize(twoPart)
         show.server.serve(path: "/media/two.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", etag: "\"two.mp3\"")
         show.server.clearRequests()
         let resumed = try await show.cli.run(["resume", "1"])
         #expect(resumed.stdout == "queued #1: Episode Two\n")
-        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        let file = show.folder.appendingPathComponent("Episode Two.mp3")
         try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
         #expect(show.server.requests(for: "/media/two.mp3").first?.range == "bytes=\(kept)-")
         #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: 3_000_000))
@@ -171,7 +149,7 @@ import TestSupport
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
         try await waitUntil { FileManager.default.fileExists(atPath: record.path) }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(try String(contentsOf: record, encoding: .utf8) == folder(show).appendingPathComponent("Episode One.mp3").path + "\n")
+        #expect(try String(contentsOf: record, encoding: .utf8) == show.folder.appendingPathComponent("Episode One.mp3").path + "\n")
         kill(daemon.processIdentifier, SIGTERM)
         try await waitUntil { !daemon.isRunning }
         try await show.stop()
@@ -185,7 +163,7 @@ import TestSupport
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
         try await waitUntil(timeout: .seconds(15)) { !daemon.isRunning }
         #expect(daemon.terminationStatus == 0)
-        #expect(try await states(show) == ["completed"])
+        #expect(try await show.downloadStates() == ["completed"])
         try await show.stop()
     }
 }

@@ -3,25 +3,8 @@ import Testing
 import TestSupport
 
 @Suite struct DownloadCommandTests {
-    private func folder(_ show: LoopbackShow) -> URL {
-        show.cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true)
-    }
-
     private func expectedBytes(_ name: String) -> Data {
         TestServer.generatedBytes(offset: 0, count: Int(LoopbackShow.mediaSizes[name]!))
-    }
-
-    /// Waits (at most `timeout`) until `condition` holds.
-    private func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "condition not met in time")
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func size(_ url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     @Test func downloadsIntoEpisodesAndNeverTwice() async throws {
@@ -29,8 +12,8 @@ import TestSupport
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
         let result = try await show.cli.run(["download", "1", "3"])
         #expect(result.status == 0, "\(result.stderr)")
-        let three = folder(show).appendingPathComponent("Episode Three: Café & Résumé.mp3")
-        let one = folder(show).appendingPathComponent("Episode One.mp3")
+        let three = show.folder.appendingPathComponent("Episode Three: Café & Résumé.mp3")
+        let one = show.folder.appendingPathComponent("Episode One.mp3")
         #expect(try Data(contentsOf: three) == expectedBytes("three.mp3"))
         #expect(try Data(contentsOf: one) == expectedBytes("one.mp3"))
         #expect(result.stdout.contains("done: \(three.path)"))
@@ -56,7 +39,7 @@ import TestSupport
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
         #expect(try await show.cli.run(["download", "2"]).status == 0)
-        let two = folder(show).appendingPathComponent("Episode Two.mp3")
+        let two = show.folder.appendingPathComponent("Episode Two.mp3")
 
         // The database is lost: the complete file still counts as downloaded.
         try FileManager.default.removeItem(at: show.cli.home.appendingPathComponent("library.sqlite"))
@@ -70,9 +53,7 @@ import TestSupport
 
         // The file is deleted: the episode is no longer downloaded.
         try FileManager.default.removeItem(at: two)
-        let downloads = try await show.cli.run(["downloads", "--json"])
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
-        #expect(list.first?["state"] as? String == "not-started")
+        #expect(try await show.downloadStates() == ["not-started"])
         let again = try await show.cli.run(["download", "2"])
         #expect(again.status == 0)
         #expect(try Data(contentsOf: two) == expectedBytes("two.mp3"))
@@ -84,18 +65,16 @@ import TestSupport
         let total: Int64 = 4_000_000
         show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"big\"", bytesPerSecond: 2_000_000)
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = folder(show).appendingPathComponent("Episode Two.mp3.part")
+        let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
         let process = try show.cli.start(["download", "2"])
-        try await waitUntil { size(part) > 500_000 }
+        try await waitUntil { fileSize(part) > 500_000 }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let kept = size(part)
+        let kept = fileSize(part)
         #expect(kept > 0 && kept < total)
 
         // The stale "downloading" row becomes interrupted, with the partial file kept.
-        let downloads = try await show.cli.run(["downloads", "--json"])
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
-        #expect(list.first?["state"] as? String == "interrupted")
+        #expect(try await show.downloadStates() == ["interrupted"])
 
         show.server.serve(path: "/media/two.mp3", generatedSize: total, contentType: "audio/mpeg", etag: "\"big\"")
         show.server.clearRequests()
@@ -105,7 +84,7 @@ import TestSupport
         #expect(ranges.count == 1)
         let resumedFrom = try #require(ranges.first.flatMap { Int64($0.dropFirst("bytes=".count).dropLast()) })
         #expect(resumedFrom >= kept)
-        let file = folder(show).appendingPathComponent("Episode Two.mp3")
+        let file = show.folder.appendingPathComponent("Episode Two.mp3")
         #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: Int(total)))
         try await show.stop()
     }
@@ -114,17 +93,15 @@ import TestSupport
         let show = try await LoopbackShow.start()
         show.server.serve(path: "/media/one.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = folder(show).appendingPathComponent("Episode One.mp3.part")
+        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
         let process = try show.cli.start(["download", "3"])
-        try await waitUntil { size(part) > 100_000 }
+        try await waitUntil { fileSize(part) > 100_000 }
         kill(process.processIdentifier, SIGINT)
         try await waitUntil { !process.isRunning }
         #expect(process.terminationStatus == 130)
-        #expect(size(part) > 0)
-        #expect(!FileManager.default.fileExists(atPath: folder(show).appendingPathComponent("Episode One.mp3").path))
-        let downloads = try await show.cli.run(["downloads", "--json"])
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(downloads.stdout.utf8)) as? [[String: Any]])
-        #expect(list.first?["state"] as? String == "interrupted")
+        #expect(fileSize(part) > 0)
+        #expect(!FileManager.default.fileExists(atPath: show.folder.appendingPathComponent("Episode One.mp3").path))
+        #expect(try await show.downloadStates() == ["interrupted"])
         try await show.stop()
     }
 
@@ -132,9 +109,9 @@ import TestSupport
         let show = try await LoopbackShow.start()
         show.server.serve(path: "/media/one.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = folder(show).appendingPathComponent("Episode One.mp3.part")
+        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
         let first = try show.cli.start(["download", "3"], outputName: "first")
-        try await waitUntil { size(part) > 100_000 }
+        try await waitUntil { fileSize(part) > 100_000 }
         let second = try await show.cli.run(["download", "3"])
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("already being downloaded by process \(first.processIdentifier): Episode One"))
@@ -151,7 +128,7 @@ import TestSupport
         let missing = try await show.cli.run(["download", "2"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("\(show.server.url("/media/two.mp3").absoluteString) answered HTTP 404 Not Found"))
-        #expect(!FileManager.default.fileExists(atPath: folder(show).appendingPathComponent("Episode Two.mp3").path))
+        #expect(!FileManager.default.fileExists(atPath: show.folder.appendingPathComponent("Episode Two.mp3").path))
 
         let noSuch = try await show.cli.run(["download", "9"])
         #expect(noSuch.status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// A local server with the search API, a show feed and its media, for CLI tests.
@@ -28,9 +29,33 @@ struct LoopbackShow {
 
     var feedURL: String { server.url("/feeds/show.xml").absoluteString }
 
+    /// The show's folder in `Episodes`.
+    var folder: URL { cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true) }
+
+    /// The states of every download, as `singlecast downloads --json` lists them.
+    func downloadStates() async throws -> [String] {
+        let result = try await cli.run(["downloads", "--json"])
+        let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return list.map { $0["state"] as? String ?? "" }
+    }
+
     /// Stops the server and removes the library folder.
     func stop() async throws {
         try await server.stop()
         cli.removeHome()
     }
+}
+
+/// Waits (at most `timeout`) until `condition` holds; fails the test otherwise.
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        try #require(ContinuousClock.now < deadline, "condition not met in time")
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// The size of a file, 0 when there is none.
+func fileSize(_ url: URL) -> Int64 {
+    ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -16,6 +17,8 @@ import Darwin
 /// with `Range` and `If-Range`. Only a complete, verified file is renamed to its final path,
 /// so a file at the final path is always whole.
 public struct FileTransfer: Sendable {
+    private static let logger = Logger(label: "singlecast.download")
+
     /// How far a download has got. `receivedBytes` counts the bytes on disk, resumed ones included.
     public struct Progress: Sendable, Equatable {
         public var receivedBytes: Int64
@@ -118,8 +121,15 @@ public struct FileTransfer: Sendable {
                 failures += 1
             }
             guard failures < retryPolicy.maxAttempts else { throw failure }
-            if case .unusableRange = failure.reason { continue }  // start over at once
-            try await Task.sleep(for: retryPolicy.delay(beforeRetry: failures, retryAfter: failure.retryAfter))
+            if case .unusableRange = failure.reason {
+                Self.logger.info("starting over", metadata: ["url": "\(url)", "reason": "\(failure.localizedDescription)"])
+                continue
+            }
+            let delay = retryPolicy.delay(beforeRetry: failures, retryAfter: failure.retryAfter)
+            Self.logger.info(
+                "retrying",
+                metadata: ["url": "\(url)", "after": "\(delay)", "bytesOnDisk": "\(onDisk)", "error": "\(failure.localizedDescription)"])
+            try await Task.sleep(for: delay)
         }
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -39,6 +40,7 @@ public final class HTTPSession: Sendable {
 
     public let configuration: Configuration
     private let client: HTTPClient
+    private static let logger = Logger(label: "singlecast.http")
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -93,6 +95,7 @@ public final class HTTPSession: Sendable {
                 throw HTTPError.wrapping(error, url: current)
             }
             let status = Int(response.status.code)
+            Self.logger.debug("GET", metadata: ["url": "\(current)", "status": "\(status)"])
             guard [301, 302, 303, 307, 308].contains(status) else {
                 return Response(
                     status: status, headers: response.headers, body: response.body,

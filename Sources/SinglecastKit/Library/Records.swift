@@ -96,9 +96,6 @@ extension DownloadRecord: FetchableRecord, MutablePersistableRecord {
 
     public enum Columns {
         public static let enclosureURL = Column(CodingKeys.enclosureURL)
-        public static let state = Column(CodingKeys.state)
-        public static let file = Column(CodingKeys.file)
-        public static let ownerPID = Column(CodingKeys.ownerPID)
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -101,6 +101,26 @@ import TestSupport
         try await show.stop()
     }
 
+    @Test func pausingAForegroundDownloadStopsItAndKeepsItsPart() async throws {
+        let show = try await LoopbackShow.start()
+        show.server.serve(path: "/media/one.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
+        let foreground = try show.cli.start(["download", "3"], outputName: "foreground")
+        try await waitUntil { fileSize(part) > 100_000 }
+
+        // The daemon does not own it: it marks it paused, and the owner stops on its next save.
+        let paused = try await show.cli.run(["pause", "1"])
+        #expect(paused.stdout == "paused #1 Episode One\n")
+        try await waitUntil(timeout: .seconds(10)) { !foreground.isRunning }
+        #expect(foreground.terminationStatus == 0)
+        #expect(try await show.downloadStates() == ["paused"])
+        #expect(fileSize(part) > 0)
+        #expect(show.server.requests(for: "/media/one.mp3").count == 1)
+        try await stopDaemon(show)
+        try await show.stop()
+    }
+
     @Test func malformedMessagesLeaveTheDaemonServing() async throws {
         let show = try await LoopbackShow.start()
         let daemon = try show.cli.start(["daemon"], outputName: "daemon")

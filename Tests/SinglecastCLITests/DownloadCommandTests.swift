@@ -137,4 +137,20 @@ import TestSupport
         #expect(badRange.status == 64)
         try await show.stop()
     }
+
+    @Test func watchFollowsDownloadsUntilCtrlC() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        #expect(try await show.cli.run(["download", "2"]).status == 0)
+        let watcher = try show.cli.start(["downloads", "--watch"], outputName: "watch")
+        let output = show.cli.home.appendingPathComponent("watch.stdout")
+        try await waitUntil { ((try? String(contentsOf: output, encoding: .utf8)) ?? "").components(separatedBy: "Total:").count > 2 }
+        kill(watcher.processIdentifier, SIGINT)
+        try await waitUntil { !watcher.isRunning }
+        #expect(watcher.terminationStatus == 0)
+        let text = try String(contentsOf: output, encoding: .utf8)
+        #expect(text.contains("completed  100%"))
+        #expect(text.contains("Total: 1 completed, 0 active"))
+        try await show.stop()
+    }
 }

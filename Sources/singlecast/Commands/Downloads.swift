@@ -41,10 +41,10 @@ extension Singlecast {
                     let text = DownloadTable.render(try library.downloads())
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
-                        print(clear + text)
+                        printNow(clear + text)
                         linesOnScreen = text.split(separator: "\n", omittingEmptySubsequences: false).count
                     } else {
-                        print(text + "\n")
+                        printNow(text + "\n")
                     }
                     try? await Task.sleep(for: .milliseconds(500))
                 }

@@ -10,6 +10,11 @@ func printJSON<Value: Encodable>(_ value: Value) throws {
     FileHandle.standardOutput.write(data)
 }
 
+/// Writes a line to standard output at once, unbuffered (for output that follows events).
+func printNow(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// Writes a line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

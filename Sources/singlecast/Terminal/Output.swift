@@ -38,23 +38,29 @@ enum Format {
     static func duration(seconds: Int) -> String {
         let hours = seconds / 3600, minutes = seconds % 3600 / 60, rest = seconds % 60
         return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, rest)
-            : String(format: "%d:%02d", minutes, rest)
+            ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))"
+            : "\(minutes):\(twoDigits(rest))"
     }
 
     /// `2024-06-01` in UTC.
     static func day(_ date: Date) -> String {
-        let components = Calendar.utc.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", components.year!, components.month!, components.day!)
+        String(iso8601(date).prefix(10))
     }
-}
 
-extension Calendar {
-    static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
+    /// `2024-06-01T12:00:00Z`.
+    static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(twoDigits(Int(parts.tm_mon) + 1))-\(twoDigits(Int(parts.tm_mday)))"
+            + "T\(twoDigits(Int(parts.tm_hour))):\(twoDigits(Int(parts.tm_min))):\(twoDigits(Int(parts.tm_sec)))Z"
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : String(value)
+    }
 }
 
 /// A plain text table: columns padded to their widest cell, some aligned right.
@@ -64,16 +70,26 @@ struct TextTable {
     var rows: [[String]] = []
 
     func render() -> String {
-        let widths = headers.indices.map { column in
-            ([headers] + rows).map { $0[column].count }.max() ?? 0
+        let all = [headers] + rows
+        // Widths in characters, each cell measured once (a 20,000-row listing stays quick).
+        let cellWidths = all.map { $0.map(\.count) }
+        let widths = headers.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        var text = ""
+        for (row, cells) in all.enumerated() {
+            if row > 0 { text += "\n" }
+            for (column, cell) in cells.enumerated() {
+                let padding = widths[column] - cellWidths[row][column]
+                let isLast = column == cells.count - 1
+                if column > 0 { text += "  " }
+                if rightAligned.contains(column) {
+                    text += String(repeating: " ", count: padding)
+                    text += cell
+                } else {
+                    text += cell
+                    if !isLast { text += String(repeating: " ", count: padding) }
+                }
+            }
         }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                if column == cells.count - 1 { return rightAligned.contains(column) ? padding + cell : cell }
-                return rightAligned.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: "  ")
-        }
-        return ([line(headers)] + rows.map(line)).joined(separator: "\n")
+        return text
     }
 }

@@ -31,7 +31,7 @@ enum PodcastJSONWriter {
         out.raw(", \"guid\": ")
         out.string(episode.guid)
         out.raw(", \"published\": ")
-        out.string(episode.published.map(iso8601))
+        out.string(episode.published.map(Format.iso8601))
         out.raw(", \"duration\": ")
         out.raw(episode.duration.map(String.init) ?? "null")
         out.raw(", \"enclosure\": ")
@@ -51,28 +51,6 @@ enum PodcastJSONWriter {
         out.raw(", \"file\": ")
         out.string(entry.download?.file)
         out.raw("}")
-    }
-
-    /// `2024-06-01T12:00:00Z`.
-    static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var text = ""
-        text.reserveCapacity(20)
-        func append(_ value: Int32, digits: Int, then separator: Character?) {
-            var digitsText = String(value)
-            if digitsText.count < digits { digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText }
-            text += digitsText
-            if let separator { text.append(separator) }
-        }
-        append(parts.tm_year + 1900, digits: 4, then: "-")
-        append(parts.tm_mon + 1, digits: 2, then: "-")
-        append(parts.tm_mday, digits: 2, then: "T")
-        append(parts.tm_hour, digits: 2, then: ":")
-        append(parts.tm_min, digits: 2, then: ":")
-        append(parts.tm_sec, digits: 2, then: "Z")
-        return text
     }
 }
 

@@ -8,7 +8,9 @@ feed:     xmllint --stream --noout FILE  vs  the library's parse  vs  singlecast
 download: a loopback nginx; one 1 GiB file by curl -o F + sync F vs singlecast download;
           16 x 64 MiB by aria2c -j4 vs singlecast download --jobs 4; a resume after a kill at
           about half of the 1 GiB file (bytes sent again, from nginx's access log).
-Figures are medians of --runs runs (wall seconds, CPU seconds, peak RSS MiB).
+Each contender runs once per round, in turn (the machine is shared and noisy); printed are the
+medians of wall seconds, CPU seconds and peak RSS, and the medians over rounds of the ratios to
+the reference tool.
 """
 import os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
 
@@ -27,15 +29,20 @@ def measure(cmd, env=None, stdout=subprocess.DEVNULL):
     return wall, float(user) + float(system), int(rss_kib) / 1024
 
 
-def median_of(runs, fn):
-    results = [fn() for _ in range(runs)]
-    return tuple(statistics.median(r[i] for r in results) for i in range(3))
-
-
-def row(name, figures, reference=None):
-    wall, cpu, rss = figures
-    ratio = f"{wall / reference[0]:5.2f}x wall  {cpu / max(reference[1], 1e-9):5.2f}x cpu" if reference else ""
-    print(f"  {name:<40} {wall:8.3f} s  {cpu:8.3f} s cpu  {rss:7.1f} MiB  {ratio}")
+def compare(runs, contenders):
+    """Runs every (name, fn) once per round, in turn, for `runs` rounds, so that each round
+    sees the same machine load, and prints per contender the median wall, CPU and peak RSS,
+    and the median over rounds of its wall and CPU ratios to the first contender."""
+    rounds = [[fn() for _, fn in contenders] for _ in range(runs)]
+    for index, (name, _) in enumerate(contenders):
+        figures = [r[index] for r in rounds]
+        wall, cpu, rss = (statistics.median(f[i] for f in figures) for i in range(3))
+        line = f"  {name:<40} {wall:8.3f} s  {cpu:8.3f} s cpu  {rss:7.1f} MiB"
+        if index > 0:
+            wall_ratio = statistics.median(r[index][0] / r[0][0] for r in rounds)
+            cpu_ratio = statistics.median(r[index][1] / max(r[0][1], 1e-9) for r in rounds)
+            line += f"  {wall_ratio:5.2f}x wall  {cpu_ratio:5.2f}x cpu"
+        print(line)
 
 
 def build():
@@ -51,18 +58,18 @@ def bench_feed(runs, work):
         feed = os.path.join(work, f"feed-{items}.xml")
         subprocess.run([sys.executable, GENFEED, str(items), feed], check=True)
         size = os.path.getsize(feed) / 1e6
-        print(f"\nfeed: {items} items, {size:.1f} MB ({runs} runs, medians)")
-        xmllint = median_of(runs, lambda: measure(["xmllint", "--stream", "--noout", feed]))
-        row("xmllint --stream --noout", xmllint)
-        row("SinglecastKit parse (parse-feed)", median_of(runs, lambda: measure([os.path.join(BIN, "parse-feed"), feed])), xmllint)
+        print(f"\nfeed: {items} items, {size:.1f} MB ({runs} interleaved rounds; medians, ratios to xmllint)")
 
         def fresh_listing():
             shutil.rmtree(home, ignore_errors=True)
             return measure(singlecast + ["episodes", feed, "--json"], env=env)
 
-        row("episodes FILE --json, new library", median_of(runs, fresh_listing), xmllint)
-        row("episodes FILE --json, listed before",
-            median_of(runs, lambda: measure(singlecast + ["episodes", feed, "--json"], env=env)), xmllint)
+        compare(runs, [
+            ("xmllint --stream --noout", lambda: measure(["xmllint", "--stream", "--noout", feed])),
+            ("SinglecastKit parse (parse-feed)", lambda: measure([os.path.join(BIN, "parse-feed"), feed])),
+            ("episodes FILE --json, new library", fresh_listing),
+            ("episodes FILE --json, listed before", lambda: measure(singlecast + ["episodes", feed, "--json"], env=env)),
+        ])
         shutil.rmtree(home, ignore_errors=True)
 
 
@@ -133,10 +140,8 @@ def bench_download(runs, work):
             fresh()
             return measure([singlecast, "download", "1", "--feed", f"{base}/big.xml"], env=env)
 
-        print(f"\ndownload: one 1 GiB file over loopback nginx ({runs} runs, medians)")
-        reference = median_of(runs, curl_sync)
-        row("curl -o FILE && sync FILE", reference)
-        row("singlecast download", median_of(runs, singlecast_big), reference)
+        print(f"\ndownload: one 1 GiB file over loopback nginx ({runs} interleaved rounds; medians, ratios to curl)")
+        compare(runs, [("curl -o FILE && sync FILE", curl_sync), ("singlecast download", singlecast_big)])
 
         def aria():
             fresh()
@@ -149,10 +154,8 @@ def bench_download(runs, work):
             fresh()
             return measure([singlecast, "download", "1-16", "--jobs", "4", "--feed", f"{base}/small.xml"], env=env)
 
-        print(f"\ndownload: 16 files of 64 MiB, 4 at once ({runs} runs, medians)")
-        reference = median_of(runs, aria)
-        row("aria2c -j4", reference)
-        row("singlecast download --jobs 4", median_of(runs, singlecast_small), reference)
+        print(f"\ndownload: 16 files of 64 MiB, 4 at once ({runs} interleaved rounds; medians, ratios to aria2c)")
+        compare(runs, [("aria2c -j4", aria), ("singlecast download --jobs 4", singlecast_small)])
 
         print("\nresume: singlecast download killed (SIGKILL) at about half of 1 GiB, then run again")
         fresh()

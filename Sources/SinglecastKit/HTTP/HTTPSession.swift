@@ -54,12 +54,12 @@ public final class HTTPSession: Sendable {
                 ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
         )
         clientConfiguration.httpVersion = .http1Only
-        // Reads of up to 1 MiB instead of NIO's 64 KiB: a fast download hands fewer, larger
+        // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast download hands fewer, larger
         // buffers from the event loop to the task writing the file.
         clientConfiguration.http1_1ConnectionDebugInitializer = { channel in
             channel.setOption(
                 ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65_536, maximum: 1_048_576))
+                value: AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65_536, maximum: 524_288))
         }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }

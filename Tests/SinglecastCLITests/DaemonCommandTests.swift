@@ -103,11 +103,7 @@ import TestSupport
 
     @Test func pausingAForegroundDownloadStopsItAndKeepsItsPart() async throws {
         let show = try await LoopbackShow.start()
-        show.server.serve(path: "/media/one.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
-        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
-        let foreground = try show.cli.start(["download", "3"], outputName: "foreground")
-        try await waitUntil { fileSize(part) > 100_000 }
+        let (foreground, part) = try await show.startSlowDownloadOfEpisodeOne(size: 4_000_000, outputName: "foreground")
 
         // The daemon does not own it: it marks it paused, and the owner stops on its next save.
         let paused = try await show.cli.run(["pause", "1"])

@@ -91,11 +91,7 @@ import TestSupport
 
     @Test func ctrlCKeepsThePartialFileAndExits130() async throws {
         let show = try await LoopbackShow.start()
-        show.server.serve(path: "/media/one.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
-        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
-        let process = try show.cli.start(["download", "3"])
-        try await waitUntil { fileSize(part) > 100_000 }
+        let (process, part) = try await show.startSlowDownloadOfEpisodeOne(size: 4_000_000)
         kill(process.processIdentifier, SIGINT)
         try await waitUntil { !process.isRunning }
         #expect(process.terminationStatus == 130)
@@ -107,11 +103,7 @@ import TestSupport
 
     @Test func aSecondProcessDoesNotDownloadTheSameEpisode() async throws {
         let show = try await LoopbackShow.start()
-        show.server.serve(path: "/media/one.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
-        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let part = show.folder.appendingPathComponent("Episode One.mp3.part")
-        let first = try show.cli.start(["download", "3"], outputName: "first")
-        try await waitUntil { fileSize(part) > 100_000 }
+        let (first, _) = try await show.startSlowDownloadOfEpisodeOne(size: 3_000_000, outputName: "first")
         let second = try await show.cli.run(["download", "3"])
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("already being downloaded by process \(first.processIdentifier): Episode One"))

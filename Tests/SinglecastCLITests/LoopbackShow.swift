@@ -32,6 +32,18 @@ struct LoopbackShow {
     /// The show's folder in `Episodes`.
     var folder: URL { cli.episodesDirectory.appendingPathComponent("Loopback Radio", isDirectory: true) }
 
+    /// Lists the show, then starts `singlecast download 3` (Episode One, served slowly: 1 MB/s
+    /// of `size` bytes) in the background and waits until its partial file has grown.
+    /// Returns the process and the partial file.
+    func startSlowDownloadOfEpisodeOne(size: Int64, outputName: String = "run") async throws -> (Process, URL) {
+        server.serve(path: "/media/one.mp3", generatedSize: size, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        #expect(try await cli.run(["episodes", feedURL]).status == 0)
+        let part = folder.appendingPathComponent("Episode One.mp3.part")
+        let process = try cli.start(["download", "3"], outputName: outputName)
+        try await waitUntil { fileSize(part) > 100_000 }
+        return (process, part)
+    }
+
     /// The states of every download, as `singlecast downloads --json` lists them.
     func downloadStates() async throws -> [String] {
         let result = try await cli.run(["downloads", "--json"])

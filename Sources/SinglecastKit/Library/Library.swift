@@ -108,9 +108,7 @@ public struct Library: Sendable {
                 arguments: [podcastID])
             let downloads = try Self.downloadsByEnclosureURL(db)
             let entries = episodes.enumerated().map { index, episode in
-                EpisodeEntry(
-                    number: index + 1, episode: episode,
-                    download: episode.enclosure.flatMap { downloads[$0.url.absoluteString] })
+                Self.entry(number: index + 1, episode: episode, downloads: downloads)
             }
             return SavedFeed(
                 podcast: try Self.podcast(db, where: "id = ?", podcastID)!, episodes: entries,
@@ -163,29 +161,14 @@ public struct Library: Sendable {
     /// The episodes of a podcast in feed order, each with its progress-buffer entry.
     public func episodes(podcastID: Int64) throws -> [EpisodeEntry] {
         try writer.read { db in
+            let downloads = try Self.downloadsByEnclosureURL(db)
             let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT episode.*, download.id AS downloadId FROM episode
-                    LEFT JOIN download ON download.enclosureURL = episode.enclosureURL
-                    WHERE podcastId = ? AND position IS NOT NULL ORDER BY position
-                    """,
+                db, sql: "SELECT * FROM episode WHERE podcastId = ? AND position IS NOT NULL ORDER BY position",
                 arguments: [podcastID])
-            var downloadsByID: [Int64: DownloadRecord] = [:]
-            for download in try DownloadRecord.fetchAll(
-                db,
-                sql: "SELECT download.* FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL WHERE episode.podcastId = ?",
-                arguments: [podcastID])
-            {
-                downloadsByID[download.id!] = download
-            }
             var entries: [EpisodeEntry] = []
             while let row = try rows.next() {
-                let downloadID: Int64? = row["downloadId"]
                 entries.append(
-                    EpisodeEntry(
-                        number: row["position"], episode: EpisodeColumns.episode(from: row),
-                        download: downloadID.flatMap { downloadsByID[$0] }))
+                    Self.entry(number: row["position"], episode: EpisodeColumns.episode(from: row), downloads: downloads))
             }
             return entries
         }
@@ -204,6 +187,10 @@ public struct Library: Sendable {
             feedURL: feedKey.hasPrefix("file:") ? nil : URL(string: feedKey),
             newFeedURL: url(row["newFeedURL"]))
         return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast)
+    }
+
+    private static func entry(number: Int, episode: Episode, downloads: [String: DownloadRecord]) -> EpisodeEntry {
+        EpisodeEntry(number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url.absoluteString] })
     }
 
     private static func downloadsByEnclosureURL(_ db: Database) throws -> [String: DownloadRecord] {

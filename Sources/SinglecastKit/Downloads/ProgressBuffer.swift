@@ -79,8 +79,7 @@ public struct ProgressBuffer: Sendable {
     }
 
     static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        size(ofFile: path) != nil
     }
 
     static func size(ofFile path: String) -> Int64? {

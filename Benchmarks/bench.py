@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Singlecast benchmarks, printed side by side with the reference tools in one run.
 
-usage: Benchmarks/bench.py [feed|download|all] [--runs N] [--keep]
+usage: Benchmarks/bench.py [feed|download|all] [--runs N] [--items N] [--keep]
 
 feed:     xmllint --stream --noout FILE  vs  the library's parse  vs  singlecast episodes FILE --json
-          on ../shared/bench/genfeed.py 20000 (and a 100,000-item feed for memory).
+          on ../shared/bench/genfeed.py 20000 (and a 100,000-item feed for memory; --items N for one size).
 download: a loopback nginx; one 1 GiB file by curl -o F + sync F vs singlecast download;
           16 x 64 MiB by aria2c -j4 vs singlecast download --jobs 4; a resume after a kill at
           about half of the 1 GiB file (bytes sent again, from nginx's access log).
@@ -50,11 +50,11 @@ def build():
     subprocess.run(["swift", "build", "-c", "release", "--product", "parse-feed"], cwd=ROOT, check=True)
 
 
-def bench_feed(runs, work):
+def bench_feed(runs, work, sizes):
     home = os.path.join(work, "home")
     env = dict(os.environ, SINGLECAST_HOME=home)
     singlecast = [os.path.join(BIN, "singlecast")]
-    for items in (20000, 100000):
+    for items in sizes:
         feed = os.path.join(work, f"feed-{items}.xml")
         subprocess.run([sys.executable, GENFEED, str(items), feed], check=True)
         size = os.path.getsize(feed) / 1e6
@@ -190,12 +190,13 @@ def main():
     args = sys.argv[1:]
     which = args[0] if args and not args[0].startswith("-") else "all"
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
+    sizes = [int(args[args.index("--items") + 1])] if "--items" in args else [20000, 100000]
     build()
     work = tempfile.mkdtemp(prefix="singlecast-bench-")
     os.chmod(work, 0o755)  # nginx's workers run as another user
     try:
         if which in ("feed", "all"):
-            bench_feed(runs, work)
+            bench_feed(runs, work, sizes)
         if which in ("download", "all"):
             bench_download(max(1, runs // 2), os.path.join(work, "dl"))
     finally:

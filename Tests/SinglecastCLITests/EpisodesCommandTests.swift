@@ -75,6 +75,19 @@ import TestSupport
         cli.removeHome()
     }
 
+    @Test func jsonEscapesQuotesBackslashesAndControlCharacters() async throws {
+        let cli = try CLI()
+        let result = try await cli.run(["episodes", Fixtures.url("cli/json-escapes.xml").path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""title": "Tab\tand\nnewline, \"quotes\", back\\slash, café — 🎙""#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["title"] as? String == #"Quotes "and" \backslashes\"#)
+        let episode = try #require((object["episodes"] as? [[String: Any]])?.first)
+        #expect(episode["title"] as? String == "Tab\tand\nnewline, \"quotes\", back\\slash, café — 🎙")
+        #expect(episode["guid"] as? String == #"a "guid" with \ in it"#)
+        cli.removeHome()
+    }
+
     @Test func badInputGetsOneClearError() async throws {
         let show = try await LoopbackShow.start()
         show.server.serve(path: "/page.html", data: try Fixtures.data("cli/not-a-feed.html"), contentType: "text/html")

@@ -67,23 +67,33 @@ struct JSONOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// A JSON string with the escapes RFC 8259 requires, or `null`.
+    /// A JSON string with the escapes RFC 8259 requires, or `null`. Runs of bytes that need no
+    /// escape are copied at once.
     mutating func string(_ text: String?) {
-        guard let text else { return raw("null") }
+        guard var text else { return raw("null") }
         buffer.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
-            case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
-            case 0..<0x20: buffer.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-            default: buffer.append(byte)
+        text.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                buffer.append(contentsOf: Self.escape(byte))
+                start = index + 1
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         buffer.append(0x22)
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    private static func escape(_ byte: UInt8) -> [UInt8] {
+        switch byte {
+        case 0x22: Array(#"\""#.utf8)
+        case 0x5C: Array(#"\\"#.utf8)
+        case 0x0A: Array(#"\n"#.utf8)
+        case 0x0D: Array(#"\r"#.utf8)
+        case 0x09: Array(#"\t"#.utf8)
+        default: Array(String(format: "\\u%04x", byte).utf8)
+        }
     }
 
     mutating func flush() {

@@ -71,6 +71,11 @@ extension Library {
                 t.column("updatedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v2") { db in
+            // The unique (podcastId, identity) index serves every lookup by podcast; a second
+            // index only slowed each episode insert.
+            try db.execute(sql: "DROP INDEX IF EXISTS episode_on_podcastId")
+        }
         return migrator
     }
 }

@@ -72,48 +72,79 @@ public struct Library: Sendable {
     /// episodes are updated by identity (never duplicated, unchanged ones left untouched), and
     /// the podcast becomes the current one. Nothing is stored when the stream fails.
     /// Blocks until the stream ends; returns the stored podcast and its episodes in feed order.
+    ///
+    /// The new pages stay in SQLite's write-ahead log when the transaction commits: copying
+    /// them into the database file (tens of megabytes for a large feed) is left to
+    /// ``checkpoint()``, which a caller can run while it does other work, or else to closing
+    /// the library.
     public func saveFeed(feedKey: String, from stream: EpisodeStream) throws -> SavedFeed {
-        try writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
-                arguments: [feedKey])
-            let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
-            var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
-            var episodes: [Episode] = []
-            var finished: Feed?
-            while finished == nil {
-                switch try stream.next() {
-                case .episodes(let batch):
-                    try saver.save(batch)
-                    episodes += batch
-                case .finished(let feed):
-                    try saver.save(feed.episodes)
-                    episodes += feed.episodes
-                    finished = feed
-                }
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            defer { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)") }
+            var saved: SavedFeed?
+            try db.inTransaction {
+                saved = try Self.saveFeed(feedKey: feedKey, from: stream, db: db)
+                return .commit
             }
-            try saver.finish()
-            let podcast = finished!.podcast
-            try db.execute(
-                sql: """
-                    UPDATE podcast SET title = ?, link = ?, description = ?, author = ?, imageURL = ?,
-                      newFeedURL = ?, refreshedAt = ? WHERE id = ?
-                    """,
-                arguments: [
-                    podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
-                    podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
-                ])
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
-                arguments: [podcastID])
-            let downloads = try Self.downloadsByEnclosureURL(db)
-            let entries = episodes.enumerated().map { index, episode in
-                Self.entry(number: index + 1, episode: episode, downloads: downloads)
-            }
-            return SavedFeed(
-                podcast: try Self.podcast(db, where: "id = ?", podcastID)!, episodes: entries,
-                warnings: finished!.warnings)
+            return saved!
         }
+    }
+
+    /// SQLite's default: a commit that leaves the log this many pages long copies them back.
+    private static let autocheckpointPages = 1000
+
+    /// Copies the pages that saves left in SQLite's write-ahead log into the database file and
+    /// empties the log, on a thread of its own (after a large feed, a few tens of milliseconds
+    /// the caller can spend printing). It cannot fail a command: a checkpoint that another
+    /// process's writing keeps from running is done by a later one, or when the library closes.
+    public func checkpoint() async {
+        let writer = self.writer
+        try? await Self.onOwnThread {
+            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
+    }
+
+    private static func saveFeed(feedKey: String, from stream: EpisodeStream, db: Database) throws -> SavedFeed {
+        try db.execute(
+            sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
+            arguments: [feedKey])
+        let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
+        var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
+        // The listing is built batch by batch too, so that it is ready when the last one is stored.
+        let downloads = try Self.downloadsByEnclosureURL(db)
+        var entries: [EpisodeEntry] = []
+        var finished: Feed?
+        while finished == nil {
+            let batch: [Episode]
+            switch try stream.next() {
+            case .episodes(let episodes):
+                batch = episodes
+            case .finished(let feed):
+                batch = feed.episodes
+                finished = feed
+            }
+            try saver.save(batch)
+            for episode in batch {
+                entries.append(Self.entry(number: entries.count + 1, episode: episode, downloads: downloads))
+            }
+        }
+        try saver.finish()
+        let podcast = finished!.podcast
+        try db.execute(
+            sql: """
+                UPDATE podcast SET title = ?, link = ?, description = ?, author = ?, imageURL = ?,
+                  newFeedURL = ?, refreshedAt = ? WHERE id = ?
+                """,
+            arguments: [
+                podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
+                podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
+            ])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
+            arguments: [podcastID])
+        return SavedFeed(
+            podcast: try Self.podcast(db, where: "id = ?", podcastID)!, episodes: entries,
+            warnings: finished!.warnings)
     }
 
     /// Parses and saves a feed at the same time: `parse` runs here and hands batches of episodes
@@ -124,7 +155,7 @@ public struct Library: Sendable {
     ) async throws -> SavedFeed {
         let stream = EpisodeStream()
         let library = self
-        async let saved = Self.onOwnThread { try library.saveFeed(feedKey: feedKey, from: stream) }
+        async let saved = Self.onOwnThread { let r = try library.saveFeed(feedKey: feedKey, from: stream); return r }
         do {
             stream.finish(try await parse { stream.send($0) })
         } catch {

@@ -21,6 +21,15 @@ extension Singlecast {
             let library = try global.openLibrary()
             let buffer = try global.progressBuffer(library)
             let saved = try await FeedArgument(feed).load(library: library, global: global)
+            // Copying a large feed's new pages into the database file overlaps the printing.
+            async let checkpoint: Void = library.checkpoint()
+            try list(consume saved, buffer: buffer)
+            await checkpoint
+        }
+
+        /// Prints the listing. The saved feed is consumed, so that its episodes are freed
+        /// while the checkpoint is still running rather than after it.
+        private func list(_ saved: consuming SavedFeed, buffer: ProgressBuffer) throws {
             let stored = saved.podcast
             let entries = try buffer.adoptCompleteFiles(saved.episodes, podcastTitle: stored.podcast.title)
             if json {

@@ -102,6 +102,26 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("library.sqlite").path))
     }
 
+    @Test func aLargeSaveLeavesItsPagesInTheLogUntilTheCheckpoint() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func size(_ name: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int)
+        }
+        let library = try Library(directory: folder)
+        // Some 7 MB: well over the 1,000 pages at which SQLite would checkpoint on commit.
+        let titles = (1...3000).map { "Episode \($0) " + String(repeating: "x", count: 2000) }
+        try library.saveFeed(feed(titles), feedKey: "k")
+        #expect(try size("library.sqlite") < 1_000_000)
+        #expect(try size("library.sqlite-wal") > 6_000_000)
+
+        await library.checkpoint()
+        #expect(try size("library.sqlite") > 6_000_000)
+        #expect(try size("library.sqlite-wal") == 0)
+        let current = try #require(try Library(directory: folder).currentPodcast())
+        #expect(try library.episodes(podcastID: current.id).count == 3000)
+    }
+
     @Test func libraryLocationFollowsTheEnvironment() {
         #expect(LibraryLocation.directory(environment: ["SINGLECAST_HOME": "/x/y"]).path == "/x/y")
         #expect(LibraryLocation.directory(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).path == "/d/singlecast")

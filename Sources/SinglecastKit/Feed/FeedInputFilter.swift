@@ -10,6 +10,10 @@
 ///   Windows-1252, as browsers do, since its C1 controls are never meant).
 /// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
 /// - anything else (UTF-16, other declared encodings): passes the bytes to libxml2 unchanged.
+///
+/// In what it converts or checks, it drops the C0 control characters that XML 1.0 forbids (all
+/// but tab, line feed and carriage return): text pasted into feeds carries them, and libxml2
+/// would stop at the first one.
 struct FeedInputFilter {
     /// What libxml2 is given.
     enum Output: Equatable {
@@ -96,7 +100,7 @@ struct FeedInputFilter {
             try emit(bytes, .asSent)
         case .singleByte(let encoding):
             converted.removeAll(keepingCapacity: true)
-            for byte in bytes {
+            for byte in bytes where !UTF8Sequence.isForbiddenControl(byte) {
                 encoding.appendUTF8(of: byte, to: &converted)
             }
             try converted.withUnsafeBytes { try emit($0, .utf8) }
@@ -109,6 +113,7 @@ struct FeedInputFilter {
             for start in stride(from: 0, to: whole, by: 4) {
                 let value = units[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
                 let scalar = Unicode.Scalar(bigEndian ? value : value.byteSwapped) ?? "\u{FFFD}"
+                if scalar.isASCII && UTF8Sequence.isForbiddenControl(UInt8(scalar.value)) { continue }
                 converted.append(contentsOf: scalar.utf8)
             }
             carry = Array(units[whole...])
@@ -153,6 +158,10 @@ struct FeedInputFilter {
             try emit(UnsafeRawBufferPointer(rebasing: rest[..<index]), .utf8)  // valid: passed on, not copied
         }
         while index < rest.count {
+            if UTF8Sequence.isForbiddenControl(rest[index]) {
+                index += 1
+                continue
+            }
             switch UTF8Sequence.classify(rest, at: index) {
             case .valid(let length):
                 converted.append(contentsOf: rest[index..<(index + length)])
@@ -287,21 +296,31 @@ enum UTF8Sequence {
         return .valid(length: length)
     }
 
-    /// The index of the first byte that does not start a complete, valid sequence, or the
-    /// count when every byte is fine. Skips ASCII up to eight bytes at a time and checks the
-    /// common two- and three-byte sequences inline.
+    /// Whether XML 1.0 forbids the byte as a character: the C0 controls but tab, line feed and
+    /// carriage return.
+    static func isForbiddenControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+    }
+
+    /// The index of the first byte that does not start a complete, valid sequence or is a
+    /// forbidden control character, or the count when every byte is fine. Skips printable
+    /// ASCII up to eight bytes at a time and checks the common two- and three-byte sequences
+    /// inline.
     static func firstProblem(in bytes: UnsafeRawBufferPointer) -> Int {
         let count = bytes.count
         var index = 0
         while index < count {
             if index + 8 <= count {
-                // Skip to the first byte with its high bit set (loads are little-endian).
-                let highBits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & 0x8080_8080_8080_8080
-                index += highBits.trailingZeroBitCount / 8
-                if highBits == 0 { continue }
+                // Skip to the first byte at or above 0x80 or below 0x20 (loads are little-endian;
+                // the subtraction's borrows can flag only bytes after the first one that is).
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flagged = (word | (word &- 0x2020_2020_2020_2020) & ~word) & 0x8080_8080_8080_8080
+                index += flagged.trailingZeroBitCount / 8
+                if flagged == 0 { continue }
             }
             let lead = bytes[index]
             if lead < 0x80 {
+                guard !isForbiddenControl(lead) else { return index }
                 index += 1
             } else if (0xC2...0xDF).contains(lead), index + 1 < count, bytes[index + 1] & 0xC0 == 0x80 {
                 index += 2

@@ -39,6 +39,13 @@ private let rss = Array("<rss>".utf8)
         #expect(try filtered(chunks) == (expected, .utf8))
     }
 
+    @Test func dropsTheControlCharactersXMLForbids() throws {
+        // Tab, line feed and carriage return stay; in the fast path and after a repair.
+        let plain: [UInt8] = rss + Array("a\u{0B}b\tc\nd\re\u{00}f".utf8)
+        #expect(try filtered([plain]) == ("<rss>ab\tc\nd\ref", .utf8))
+        #expect(try filtered([rss + [0x92, 0x1B, 0x41]]) == ("<rss>\u{2019}A", .utf8))
+    }
+
     @Test func stripsWhitespaceAndByteOrderMarkBeforeTheDeclaration() throws {
         let document: [UInt8] = [0xEF, 0xBB, 0xBF, 0x0A, 0x20] + Array("<?xml version=\"1.0\"?><rss/>".utf8)
         #expect(try filtered([document]).text == "<?xml version=\"1.0\"?><rss/>")
@@ -48,6 +55,7 @@ private let rss = Array("<rss>".utf8)
     @Test func convertsDeclaredSingleByteEncodings() throws {
         let latin1: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss>".utf8) + [0xE9, 0x80]
         #expect(try filtered([latin1]) == ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss>\u{E9}\u{20AC}", .utf8))
+        #expect(try filtered([latin1 + [0x08, 0x41]]).text.hasSuffix("<rss>\u{E9}\u{20AC}A"))
     }
 
     @Test func leavesUTF16ToLibXML2() throws {

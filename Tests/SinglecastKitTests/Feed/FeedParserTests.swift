@@ -218,6 +218,14 @@ private func date(_ iso8601: String) -> Date {
         #expect(feed.warnings.isEmpty)
     }
 
+    @Test func controlCharactersAreDroppedNotFatal() throws {
+        let feed = try parse("control-characters.xml")
+        #expect(feed.podcast.title == "Control Characters")
+        #expect(feed.episodes.map(\.title) == ["Backspace and escape, pasted", "Tab\tstays"])
+        #expect(feed.episodes.first?.description == "Substitute in a description (and a NUL)")
+        #expect(feed.warnings.isEmpty)
+    }
+
     @Test func validUTF8NextToCP1252BytesIsKept() throws {
         let feed = try parse("utf8-with-cp1252-bytes.xml")
         #expect(feed.episodes.first?.description == "Valid UTF-8: caf\u{E9} \u{2014} \u{1F3A7}")
@@ -228,7 +236,7 @@ private func date(_ iso8601: String) -> Date {
     static let fixtures = [
         "rss-itunes.xml", "atom-enclosures.xml", "html-entities.xml", "cdata.xml", "xml-base.xml",
         "utf8-with-cp1252-bytes.xml", "windows-1252.xml", "utf16le-bom.xml", "utf32le-bom.xml",
-        "bom-then-whitespace.xml", "truncated.xml",
+        "bom-then-whitespace.xml", "truncated.xml", "control-characters.xml",
     ]
 
     @Test(arguments: fixtures)

@@ -6,8 +6,10 @@
 /// - UTF-8 (declared, or by default): passes valid UTF-8 through and reads each byte that is not
 ///   part of a valid sequence as Windows-1252, the usual mistake of feeds that paste text from
 ///   elsewhere. Sequences cut by a chunk boundary are carried over to the next chunk.
-/// - ISO-8859-1, Windows-1252, ISO-8859-15: converts to UTF-8 itself (ISO-8859-1 as
-///   Windows-1252, as browsers do, since its C1 controls are never meant).
+/// - ISO-8859-1, Windows-1252, ISO-8859-15: the same, with the declared encoding for the bytes
+///   that are not UTF-8 (ISO-8859-1 read as Windows-1252, as browsers do, since its C1 controls
+///   are never meant). So a feed that declares Latin-1 but is UTF-8, a common fault, reads
+///   right, while real Latin-1 text is practically never valid UTF-8 (`é ` is not).
 /// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
 /// - anything else (UTF-16, other declared encodings): passes the bytes to libxml2 unchanged.
 ///
@@ -25,8 +27,10 @@ struct FeedInputFilter {
 
     private enum Mode {
         case sniffing
-        case utf8
-        case singleByte(SingleByteEncoding)
+        /// UTF-8, with `fallback` for the bytes that are not.
+        case utf8(fallback: SingleByteEncoding)
+        /// UTF-8 with Windows-1252 for the bytes that are not: what undeclared documents get.
+        static let utf8 = Mode.utf8(fallback: .windows1252)
         case utf32(bigEndian: Bool)
         case asSent
     }
@@ -98,14 +102,8 @@ struct FeedInputFilter {
             preconditionFailure("pass(_:) before the encoding is known")
         case .asSent:
             try emit(bytes, .asSent)
-        case .singleByte(let encoding):
-            converted.removeAll(keepingCapacity: true)
-            for byte in bytes where !UTF8Sequence.isForbiddenControl(byte) {
-                encoding.appendUTF8(of: byte, to: &converted)
-            }
-            try converted.withUnsafeBytes { try emit($0, .utf8) }
-        case .utf8:
-            try repairUTF8(bytes, isFinal: isFinal, emit: emit)
+        case .utf8(let fallback):
+            try repairUTF8(bytes, fallback: fallback, isFinal: isFinal, emit: emit)
         case .utf32(let bigEndian):
             let units = carry + bytes
             let whole = units.count - units.count % 4
@@ -125,6 +123,7 @@ struct FeedInputFilter {
 
     private mutating func repairUTF8(
         _ bytes: UnsafeRawBufferPointer,
+        fallback: SingleByteEncoding,
         isFinal: Bool,
         emit: (UnsafeRawBufferPointer, Output) throws -> Void
     ) throws {
@@ -140,12 +139,12 @@ struct FeedInputFilter {
                 start += length - carry.count
                 carry = []
             case .invalid:
-                SingleByteEncoding.windows1252.appendUTF8(of: carry.removeFirst(), to: &converted)
+                fallback.appendUTF8(of: carry.removeFirst(), to: &converted)
             case .incomplete where !isFinal:
                 carry = joined  // this chunk ends before the sequence does
                 start = bytes.count
             case .incomplete:
-                SingleByteEncoding.windows1252.appendUTF8(of: carry.removeFirst(), to: &converted)
+                fallback.appendUTF8(of: carry.removeFirst(), to: &converted)
             }
         }
         if !converted.isEmpty {
@@ -170,7 +169,7 @@ struct FeedInputFilter {
                 carry = Array(rest[index...])
                 index = rest.count
             case .invalid, .incomplete:
-                SingleByteEncoding.windows1252.appendUTF8(of: rest[index], to: &converted)
+                fallback.appendUTF8(of: rest[index], to: &converted)
                 index += 1
             }
         }
@@ -216,19 +215,18 @@ struct FeedInputFilter {
             .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" || $0 == "\t" }
             .prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }
         switch value {
-        case "utf-8", "utf8", "us-ascii", "ascii":
-            return .utf8
-        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252":
-            return .singleByte(.windows1252)
+        case "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1",
+            "windows-1252", "cp1252":
+            return .utf8(fallback: .windows1252)
         case "iso-8859-15", "iso8859-15", "latin-9", "latin9":
-            return .singleByte(.iso8859_15)
+            return .utf8(fallback: .iso8859_15)
         default:
             return .asSent
         }
     }
 }
 
-/// The single-byte encodings the filter converts itself.
+/// The single-byte encodings the filter reads the bytes that are not UTF-8 in.
 enum SingleByteEncoding {
     case windows1252
     case iso8859_15

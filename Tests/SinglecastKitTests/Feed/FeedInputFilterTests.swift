@@ -56,6 +56,10 @@ private let rss = Array("<rss>".utf8)
         let latin1: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss>".utf8) + [0xE9, 0x80]
         #expect(try filtered([latin1]) == ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss>\u{E9}\u{20AC}", .utf8))
         #expect(try filtered([latin1 + [0x08, 0x41]]).text.hasSuffix("<rss>\u{E9}\u{20AC}A"))
+        // Valid UTF-8 in a document declared single-byte is read as UTF-8.
+        #expect(try filtered([latin1 + [0xC3, 0xA9]]).text.hasSuffix("<rss>\u{E9}\u{20AC}\u{E9}"))
+        let latin9: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-15\"?><rss>".utf8) + [0xA4, 0x20]
+        #expect(try filtered([latin9]).text.hasSuffix("<rss>\u{20AC} "))
     }
 
     @Test func leavesUTF16ToLibXML2() throws {

@@ -201,6 +201,7 @@ private func date(_ iso8601: String) -> Date {
 @Suite struct EncodingTests {
     @Test(arguments: [
         ("iso-8859-1.xml", "Caf\u{E9} \u{FC}ber \u{A9} \u{BD}"),
+        ("declared-latin1-but-utf8.xml", "Caf\u{E9} \u{FC}ber \u{A9} \u{BD}"),
         ("iso-8859-15.xml", "\u{20AC}5 \u{153}uvre \u{160}"),
         ("windows-1252.xml", "It\u{2019}s \u{201C}great\u{201D} \u{2014} \u{20AC}5 caf\u{E9}"),
         ("utf8-with-cp1252-bytes.xml", "Don\u{2019}t caf\u{E9} \u{2013} na\u{EF}ve and r\u{E9}sum\u{E9} \u{201C}ok\u{201D}"),

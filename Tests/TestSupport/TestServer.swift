@@ -75,6 +75,7 @@ public final class TestServer: Sendable {
     struct Resource: Sendable {
         var content: Content
         var contentType: String
+        var contentEncoding: String?
         var etag: String?
         var lastModified: String?
         var faults: [Fault]
@@ -149,14 +150,16 @@ public final class TestServer: Sendable {
 
     // MARK: - Registering content
 
-    /// Serves `data` at `path`.
+    /// Serves `data` at `path`. With a `contentEncoding` (such as `"gzip"`), `data` must
+    /// already be encoded that way; it is sent as is, with that `Content-Encoding`.
     public func serve(
-        path: String, data: Data, contentType: String = "application/octet-stream",
+        path: String, data: Data, contentType: String = "application/octet-stream", contentEncoding: String? = nil,
         etag: String? = nil, lastModified: Date? = nil, faults: [Fault] = [], bytesPerSecond: Int? = nil
     ) {
         register(
             path: path, content: .buffer(ByteBuffer(bytes: data)), contentType: contentType,
-            etag: etag, lastModified: lastModified, faults: faults, bytesPerSecond: bytesPerSecond)
+            contentEncoding: contentEncoding, etag: etag, lastModified: lastModified, faults: faults,
+            bytesPerSecond: bytesPerSecond)
     }
 
     /// Serves `generatedSize` deterministic bytes at `path` (see ``generatedBytes(offset:count:)``),
@@ -196,11 +199,11 @@ public final class TestServer: Sendable {
     }
 
     private func register(
-        path: String, content: Content, contentType: String, etag: String?, lastModified: Date?,
-        faults: [Fault], bytesPerSecond: Int?
+        path: String, content: Content, contentType: String, contentEncoding: String? = nil, etag: String?,
+        lastModified: Date?, faults: [Fault], bytesPerSecond: Int?
     ) {
         let resource = Resource(
-            content: content, contentType: contentType, etag: etag,
+            content: content, contentType: contentType, contentEncoding: contentEncoding, etag: etag,
             lastModified: lastModified.map(Self.httpDate), faults: faults, bytesPerSecond: bytesPerSecond)
         state.withLock { $0.resources[path] = resource }
     }
@@ -345,6 +348,7 @@ public final class TestServer: Sendable {
     private static func plan(for head: HTTPRequestHead, resource: Resource, fault: Fault?) -> Plan {
         let size = resource.content.size
         var headers: [(String, String)] = [("Content-Type", resource.contentType), ("Accept-Ranges", "bytes")]
+        if let contentEncoding = resource.contentEncoding { headers.append(("Content-Encoding", contentEncoding)) }
         if let etag = resource.etag { headers.append(("ETag", etag)) }
         if let lastModified = resource.lastModified { headers.append(("Last-Modified", lastModified)) }
         switch fault {
@@ -414,7 +418,7 @@ public final class TestServer: Sendable {
             let modified = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
             return Resource(
                 content: .file(file, size: size), contentType: contentType(forExtension: file.pathExtension),
-                etag: "\"\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\"",
+                contentEncoding: nil, etag: "\"\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\"",
                 lastModified: httpDate(modified), faults: [], bytesPerSecond: nil)
         }
         return nil

@@ -164,7 +164,7 @@ struct FileTransferTests {
             let started = clock.now
             let final = try await h.transfer.download(
                 h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
-            #expect(clock.now - started < .seconds(5))
+            #expect(clock.now - started < .seconds(8))  // the stall lasts 10 s
             #expect(try Data(contentsOf: final) == Self.content)
             let requests = h.server.requests(for: "/ep.mp3")
             #expect(requests.count == 2)
@@ -410,7 +410,7 @@ struct FileTransferTests {
             let clock = ContinuousClock()
             let cancelled = clock.now
             await #expect(throws: CancellationError.self) { _ = try await task.value }
-            #expect(clock.now - cancelled < .seconds(1))
+            #expect(clock.now - cancelled < .seconds(2))  // the rest of the transfer takes 4 s
             let part = FileTransfer.partURL(for: destination)
             let kept = FileTransfer.fileSize(part)
             #expect(kept >= 200_000)

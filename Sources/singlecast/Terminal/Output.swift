@@ -44,18 +44,7 @@ enum Format {
 
     /// `2024-06-01` in UTC.
     static func day(_ date: Date) -> String {
-        String(iso8601(date).prefix(10))
-    }
-
-    /// `2024-06-01T12:00:00Z`.
-    static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let year = String(parts.tm_year + 1900)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year
-            + "-\(twoDigits(Int(parts.tm_mon) + 1))-\(twoDigits(Int(parts.tm_mday)))"
-            + "T\(twoDigits(Int(parts.tm_hour))):\(twoDigits(Int(parts.tm_min))):\(twoDigits(Int(parts.tm_sec)))Z"
+        date.formatted(.iso8601.year().month().day())
     }
 
     private static func twoDigits(_ value: Int) -> String {

@@ -26,19 +26,23 @@ enum PodcastJSONWriter {
 
     private static func episode(_ entry: EpisodeEntry, to out: inout JSONOutput) {
         let episode = entry.episode
-        out.raw("{\"number\": \(entry.number), \"title\": ")
+        out.raw("{\"number\": ")
+        out.integer(Int64(entry.number))
+        out.raw(", \"title\": ")
         out.string(episode.title)
         out.raw(", \"guid\": ")
         out.string(episode.guid)
         out.raw(", \"published\": ")
-        out.string(episode.published.map(Format.iso8601))
+        out.date(episode.published)
         out.raw(", \"duration\": ")
-        out.raw(episode.duration.map(String.init) ?? "null")
+        out.integer(episode.duration.map(Int64.init))
         out.raw(", \"enclosure\": ")
         if let enclosure = episode.enclosure {
             out.raw("{\"url\": ")
             out.string(enclosure.url.absoluteString)
-            out.raw(", \"length\": \(enclosure.length.map(String.init) ?? "null"), \"type\": ")
+            out.raw(", \"length\": ")
+            out.integer(enclosure.length)
+            out.raw(", \"type\": ")
             out.string(enclosure.type)
             out.raw("}")
         } else {
@@ -83,6 +87,48 @@ struct JSONOutput {
         }
         buffer.append(0x22)
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// A whole number, or `null`.
+    mutating func integer(_ value: Int64?) {
+        guard let value else { return raw("null") }
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude, minimumCount: 1)
+    }
+
+    /// A date as an ISO 8601 string in UTC (`"2024-06-01T12:00:00Z"`), or `null`.
+    mutating func date(_ date: Date?) {
+        guard let date else { return raw("null") }
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        buffer.append(0x22)
+        appendDigits(UInt64(parts.tm_year + 1900), minimumCount: 4)
+        buffer.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(parts.tm_mon + 1), minimumCount: 2)
+        buffer.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(parts.tm_mday), minimumCount: 2)
+        buffer.append(UInt8(ascii: "T"))
+        appendDigits(UInt64(parts.tm_hour), minimumCount: 2)
+        buffer.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(parts.tm_min), minimumCount: 2)
+        buffer.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(parts.tm_sec), minimumCount: 2)
+        buffer.append(contentsOf: [UInt8(ascii: "Z"), 0x22])
+    }
+
+    /// The decimal digits of `value`, zero-padded to `minimumCount`.
+    private mutating func appendDigits(_ value: UInt64, minimumCount: Int) {
+        let start = buffer.count
+        var rest = value
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while buffer.count - start < minimumCount {
+            buffer.append(UInt8(ascii: "0"))
+        }
+        buffer[start...].reverse()
     }
 
     private static func escape(_ byte: UInt8) -> [UInt8] {

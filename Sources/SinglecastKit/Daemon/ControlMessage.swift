@@ -23,11 +23,12 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public struct Item: Codable, Equatable, Sendable {
         public var podcastTitle: String
         public var episodeTitle: String
-        public var url: URL
+        /// The enclosure's URL.
+        public var url: String
         public var length: Int64?
         public var type: String?
 
-        public init(podcastTitle: String, episodeTitle: String, url: URL, length: Int64?, type: String?) {
+        public init(podcastTitle: String, episodeTitle: String, url: String, length: Int64?, type: String?) {
             self.podcastTitle = podcastTitle
             self.episodeTitle = episodeTitle
             self.url = url
@@ -98,10 +99,9 @@ extension ControlRequest.Item {
     }
 
     /// The item for a download already in the progress buffer.
-    init?(_ record: DownloadRecord) {
-        guard let url = URL(string: record.enclosureURL) else { return nil }
+    init(_ record: DownloadRecord) {
         self.init(
-            podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle, url: url,
+            podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle, url: record.enclosureURL,
             length: record.expectedBytes, type: record.mediaType)
     }
 }

@@ -35,8 +35,7 @@ struct DownloadControl {
             guard [.paused, .interrupted, .error, .cancelled, .notStarted].contains(record.state) else {
                 return explicitly ? "\(name) is \(record.state.rawValue)" : ""
             }
-            guard let item = ControlRequest.Item(record) else { return "\(name) has an unusable URL" }
-            let claims = try await engine.enqueue([DownloadRequest(item)], background: true)
+            let claims = try await engine.enqueue([DownloadRequest(ControlRequest.Item(record))], background: true)
             return claims.first.map(\.summary) ?? ""
         case .enqueue, .setJobs, .status:
             return ""

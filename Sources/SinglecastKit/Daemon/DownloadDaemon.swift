@@ -68,7 +68,7 @@ public actor DownloadDaemon {
         let interrupted = try library.downloads().filter { $0.background && $0.state == .interrupted }
         if !interrupted.isEmpty {
             log("resuming \(interrupted.count) interrupted download\(interrupted.count == 1 ? "" : "s")")
-            try await engine.enqueue(interrupted.compactMap(ControlRequest.Item.init).map(DownloadRequest.init), background: true)
+            try await engine.enqueue(interrupted.map(ControlRequest.Item.init).map(DownloadRequest.init), background: true)
         }
 
         let server = try await Self.listen(on: paths.socket)

@@ -152,9 +152,9 @@ public actor DownloadEngine {
         let throttle = Mutex(ProgressThrottle())
         let emit = self.emit
         do {
-            let final = try await transfer.download(
-                job.request.enclosure.url, to: destination, announcedType: job.request.enclosure.type
-            ) { progress in
+            guard let url = job.request.enclosure.location else { throw DownloadError.notAURL(job.request.enclosure.url) }
+            let final = try await transfer.download(url, to: destination, announcedType: job.request.enclosure.type) {
+                progress in
                 let (report, save, speed) = throttle.withLock { $0.due(at: .now, receivedBytes: progress.receivedBytes) }
                 if report {
                     emit(.progress(id: id, receivedBytes: progress.receivedBytes, totalBytes: progress.totalBytes))

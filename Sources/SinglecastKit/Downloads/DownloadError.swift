@@ -7,6 +7,8 @@ import Foundation
 public struct DownloadError: LocalizedError, Equatable, Sendable {
     /// What went wrong.
     public enum Reason: Equatable, Sendable {
+        /// The enclosure's text is not a URL.
+        case notAURL
         /// The request failed or the server answered with an unusable status.
         case http(HTTPError)
         /// The server sent an HTML page (an error or login page) instead of the media;
@@ -25,14 +27,23 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
     }
 
     public var reason: Reason
-    /// The URL being downloaded.
-    public var url: URL
+    /// The URL being downloaded, as text.
+    public var url: String
     /// How long the server asked us to wait before retrying (`Retry-After`), if it did.
     public var retryAfter: Duration?
 
     public init(_ reason: Reason, url: URL, retryAfter: Duration? = nil) {
+        self.init(reason, text: url.absoluteString, retryAfter: retryAfter)
+    }
+
+    /// The error for an enclosure whose text is not a URL.
+    public static func notAURL(_ text: String) -> DownloadError {
+        DownloadError(.notAURL, text: text, retryAfter: nil)
+    }
+
+    private init(_ reason: Reason, text: String, retryAfter: Duration?) {
         self.reason = reason
-        self.url = url
+        self.url = text
         self.retryAfter = retryAfter
     }
 
@@ -41,7 +52,7 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         switch reason {
         case .http(let error): return error.isTransient
         case .incomplete: return true
-        case .htmlInsteadOfMedia, .oversized, .unusableRange, .noSpace, .fileSystem: return false
+        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .noSpace, .fileSystem: return false
         }
     }
 
@@ -52,8 +63,9 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
     }
 
     public var errorDescription: String? {
-        let url = url.absoluteString
         switch reason {
+        case .notAURL:
+            return "the enclosure \u{201C}\(url)\u{201D} is not a URL"
         case .http(let error):
             return error.errorDescription
         case .htmlInsteadOfMedia(let expected):

@@ -17,11 +17,11 @@ public enum FileNaming {
     ///   are ignored), else from `announcedType`, else none (``FileTransfer`` then picks one
     ///   from the response's `Content-Type`).
     /// - At most ``maximumNameBytes`` UTF-8 bytes, cut between whole characters.
-    public static func safeName(forTitle title: String, url: URL, announcedType: String?) -> String {
-        let ext = fileExtension(forURL: url) ?? announcedType.flatMap(fileExtension(forMIMEType:))
+    public static func safeName(forTitle title: String, url: URL?, announcedType: String?) -> String {
+        let ext = url.flatMap(fileExtension(forURL:)) ?? announcedType.flatMap(fileExtension(forMIMEType:))
         var base = clean(title)
         if base.isEmpty {
-            let last = url.deletingPathExtension().lastPathComponent
+            let last = url?.deletingPathExtension().lastPathComponent ?? ""
             base = clean(last == "/" ? "" : last)
         }
         if base.isEmpty { base = "episode" }

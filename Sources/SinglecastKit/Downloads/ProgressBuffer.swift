@@ -48,12 +48,12 @@ public struct ProgressBuffer: Sendable {
     public func claim(_ request: DownloadRequest, processID: Int32, background: Bool = false) throws -> DownloadClaim {
         let folder = folder(forPodcast: request.podcastTitle)
         let candidate = DownloadRecord(
-            enclosureURL: request.enclosure.url.absoluteString, state: .waiting,
+            enclosureURL: request.enclosure.url, state: .waiting,
             expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil }, file: "",
             podcastTitle: request.podcastTitle, episodeTitle: request.episode.title,
             mediaType: request.enclosure.type, background: background)
         let name = FileNaming.safeName(
-            forTitle: request.episode.title, url: request.enclosure.url, announcedType: request.enclosure.type)
+            forTitle: request.episode.title, url: request.enclosure.location, announcedType: request.enclosure.type)
         return try library.claimDownload(
             candidate, processID: processID, isAlive: Self.isAlive, completeFileSize: Self.size(ofFile:),
             chooseFile: { filesInUse in
@@ -90,8 +90,7 @@ public struct ProgressBuffer: Sendable {
 
     /// `Episodes/<podcast title>`, the title made safe as a file name.
     public func folder(forPodcast title: String) -> URL {
-        // A URL without a path extension, so the name gets none.
-        let name = FileNaming.safeName(forTitle: title, url: URL(fileURLWithPath: "/"), announcedType: nil)
+        let name = FileNaming.safeName(forTitle: title, url: nil, announcedType: nil)
         return episodesDirectory.appendingPathComponent(name, isDirectory: true)
     }
 }
@@ -108,11 +107,11 @@ extension ProgressBuffer {
         let present = Set(names)
         return try entries.map { entry in
             guard entry.download == nil, let enclosure = entry.episode.enclosure else { return entry }
-            let name = FileNaming.safeName(forTitle: entry.episode.title, url: enclosure.url, announcedType: enclosure.type)
+            let name = FileNaming.safeName(forTitle: entry.episode.title, url: enclosure.location, announcedType: enclosure.type)
             let file = folder.appendingPathComponent(name).path
             guard present.contains(name), let size = Self.size(ofFile: file) else { return entry }
             let record = DownloadRecord(
-                enclosureURL: enclosure.url.absoluteString, state: .completed, receivedBytes: size,
+                enclosureURL: enclosure.url, state: .completed, receivedBytes: size,
                 expectedBytes: size, file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title,
                 mediaType: enclosure.type)
             var adopted = entry

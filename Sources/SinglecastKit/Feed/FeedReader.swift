@@ -123,7 +123,7 @@ struct FeedReader {
         guard capture == nil else { return }  // markup inside a text field: only its text counts
         let attributes = Attributes(pointers: attributePointers, count: attributeCount, vocabulary: vocabulary)
         if let base = attributes.value(.base, namespace: .xml) {
-            if let url = resolve(base) { bases.append((url, depth)) }
+            if let url = resolve(base).flatMap(URL.init(string:)) { bases.append((url, depth)) }
         }
         let namespace = vocabulary.namespace(uri: uri, prefix: prefix)
         let name = vocabulary.name(localname)
@@ -330,12 +330,46 @@ struct FeedReader {
         )
     }
 
-    /// A URL resolved against the `xml:base` in scope, else the feed's URL.
-    private func resolve(_ string: String) -> URL? {
+    /// A link as absolute URL text: as written when it is a plain absolute URL (the usual case,
+    /// which takes no parsing), else resolved against the `xml:base` in scope or the feed's URL
+    /// and percent-encoded where needed, as `URL` does; nil when it is not a URL.
+    private func resolve(_ string: String) -> String? {
         guard !string.isEmpty else { return nil }
-        guard let base = bases.last?.url ?? baseURL, !Self.hasScheme(string) else { return URL(string: string) }
-        return URL(string: string, relativeTo: base)?.absoluteURL
+        guard !Self.isPlainAbsoluteURL(string) else { return string }
+        guard let base = bases.last?.url ?? baseURL, !Self.hasScheme(string) else { return URL(string: string)?.absoluteString }
+        return URL(string: string, relativeTo: base)?.absoluteString
     }
+
+    /// Whether `string` is an absolute URL whose text `URL` would keep as it is: a scheme, then
+    /// only characters a URL may hold unescaped (no `[`, `]` or `#`, which are legal in some
+    /// places only), and `%` only before two hex digits.
+    static func isPlainAbsoluteURL(_ string: String) -> Bool {
+        guard hasScheme(string) else { return false }
+        var pendingHexDigits = 0
+        for byte in string.utf8 {
+            if pendingHexDigits > 0 {
+                let isHexDigit =
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)  // either case
+                guard isHexDigit else { return false }
+                pendingHexDigits -= 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "%"):
+                pendingHexDigits = 2
+            default:
+                guard Self.plainPunctuation.contains(byte) else { return false }
+            }
+        }
+        return pendingHexDigits == 0
+    }
+
+    /// RFC 3986's unreserved and reserved punctuation, but for `[`, `]` and `#`.
+    private static let plainPunctuation = Set("-._~:/?@!$&'()*+,;=".utf8)
 
     /// Whether a URL string starts with a scheme (`https:`), so needs no base.
     private static func hasScheme(_ string: String) -> Bool {
@@ -414,16 +448,17 @@ private struct Preferred<Value> {
 
 private struct PodcastDraft {
     var title: String?
-    var link = Preferred<URL>()
+    var link = Preferred<String>()
     var description = Preferred<String>()
     var author = Preferred<String>()
-    var imageURL = Preferred<URL>()
-    var newFeedURL: URL?
+    var imageURL = Preferred<String>()
+    var newFeedURL: String?
 
     func podcast(feedURL: URL?) -> Podcast {
         Podcast(
-            title: title ?? "", link: link.value, description: description.value, author: author.value,
-            imageURL: imageURL.value, feedURL: feedURL, newFeedURL: newFeedURL
+            title: title ?? "", link: link.value.flatMap(URL.init(string:)), description: description.value,
+            author: author.value, imageURL: imageURL.value.flatMap(URL.init(string:)), feedURL: feedURL,
+            newFeedURL: newFeedURL.flatMap(URL.init(string:))
         )
     }
 }
@@ -431,7 +466,7 @@ private struct PodcastDraft {
 private struct EpisodeDraft {
     var title: String?
     var guid: String?
-    var link = Preferred<URL>()
+    var link = Preferred<String>()
     var published = Preferred<Date>()
     var duration: Int?
     var description = Preferred<String>()
@@ -439,8 +474,8 @@ private struct EpisodeDraft {
     var season: Int?
     var episodeNumber: Int?
     var explicit: Bool?
-    var transcriptURL: URL?
-    var chaptersURL: URL?
+    var transcriptURL: String?
+    var chaptersURL: String?
 
     var episode: Episode {
         Episode(

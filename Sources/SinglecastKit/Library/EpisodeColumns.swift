@@ -105,18 +105,18 @@ enum EpisodeColumns {
         }
         mix(episode.title)
         mix(episode.guid)
-        mix(episode.link?.absoluteString)
+        mix(episode.link)
         mix(episode.published.map { UInt64(bitPattern: Int64($0.timeIntervalSince1970 * 1000)) } ?? .max)
         mix(episode.duration.map { UInt64(bitPattern: Int64($0)) } ?? .max)
         mix(episode.description)
-        mix(episode.enclosure?.url.absoluteString)
+        mix(episode.enclosure?.url)
         mix(episode.enclosure?.length.map { UInt64(bitPattern: $0) } ?? .max)
         mix(episode.enclosure?.type)
         mix(episode.season.map { UInt64(bitPattern: Int64($0)) } ?? .max)
         mix(episode.episodeNumber.map { UInt64(bitPattern: Int64($0)) } ?? .max)
         mix(episode.explicit.map { $0 ? 1 : 0 } ?? .max)
-        mix(episode.transcriptURL?.absoluteString)
-        mix(episode.chaptersURL?.absoluteString)
+        mix(episode.transcriptURL)
+        mix(episode.chaptersURL)
         return Int64(bitPattern: hash)
     }
 
@@ -132,18 +132,18 @@ enum EpisodeColumns {
         binder.bind(Int64(position))
         binder.bind(episode.title)
         binder.bind(episode.guid)
-        binder.bind(episode.link?.absoluteString)
+        binder.bind(episode.link)
         binder.bind(episode.published?.timeIntervalSince1970)
         binder.bind(episode.duration.map(Int64.init))
         binder.bind(episode.description)
-        binder.bind(episode.enclosure?.url.absoluteString)
+        binder.bind(episode.enclosure?.url)
         binder.bind(episode.enclosure?.length)
         binder.bind(episode.enclosure?.type)
         binder.bind(episode.season.map(Int64.init))
         binder.bind(episode.episodeNumber.map(Int64.init))
         binder.bind(episode.explicit.map { $0 ? Int64(1) : Int64(0) })
-        binder.bind(episode.transcriptURL?.absoluteString)
-        binder.bind(episode.chaptersURL?.absoluteString)
+        binder.bind(episode.transcriptURL)
+        binder.bind(episode.chaptersURL)
         binder.bind(fingerprint)
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
@@ -152,16 +152,15 @@ enum EpisodeColumns {
     }
 
     static func episode(from row: Row) -> Episode {
-        let enclosure = Library.url(row["enclosureURL"]).map {
-            Enclosure(url: $0, length: row["enclosureLength"], type: row["enclosureType"])
-        }
+        let enclosureURL: String? = row["enclosureURL"]
+        let enclosure = enclosureURL.map { Enclosure(url: $0, length: row["enclosureLength"], type: row["enclosureType"]) }
         let published: Double? = row["published"]
         return Episode(
-            title: row["title"], guid: row["guid"], link: Library.url(row["link"]),
+            title: row["title"], guid: row["guid"], link: row["link"],
             published: published.map(Date.init(timeIntervalSince1970:)), duration: row["duration"],
             description: row["description"], enclosure: enclosure, season: row["season"],
             episodeNumber: row["episodeNumber"], explicit: row["explicit"],
-            transcriptURL: Library.url(row["transcriptURL"]), chaptersURL: Library.url(row["chaptersURL"]))
+            transcriptURL: row["transcriptURL"], chaptersURL: row["chaptersURL"])
     }
 
     /// Binds values to consecutive parameters, nil as NULL.

@@ -224,7 +224,7 @@ public struct Library: Sendable {
     }
 
     private static func entry(number: Int, episode: Episode, downloads: [String: DownloadRecord]) -> EpisodeEntry {
-        EpisodeEntry(number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url.absoluteString] })
+        EpisodeEntry(number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] })
     }
 
     private static func downloadsByEnclosureURL(_ db: Database) throws -> [String: DownloadRecord] {

@@ -1,11 +1,16 @@
 import Foundation
 
 /// One item of a feed (RSS `<item>` or Atom `<entry>`).
+///
+/// Its links are kept as text, the absolute URL the feed gives (resolved against `xml:base` or
+/// the feed's URL where it is relative, and percent-encoded where it needs to be): a feed has
+/// tens of thousands of them, which are stored, printed and compared, and only an enclosure
+/// that is downloaded is ever read as a `URL` (``Enclosure/location``).
 public struct Episode: Codable, Equatable, Hashable, Sendable {
     public var title: String
     /// `<guid>` or Atom `<id>`.
     public var guid: String?
-    public var link: URL?
+    public var link: String?
     /// `<pubDate>`, or Atom `<published>`/`<updated>`.
     public var published: Date?
     /// `<itunes:duration>` in whole seconds.
@@ -21,14 +26,14 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
     /// `<itunes:explicit>`: true for "yes"/"true"/"explicit", false for "no"/"false"/"clean".
     public var explicit: Bool?
     /// Podcasting 2.0 `<podcast:transcript url>`.
-    public var transcriptURL: URL?
+    public var transcriptURL: String?
     /// Podcasting 2.0 `<podcast:chapters url>`.
-    public var chaptersURL: URL?
+    public var chaptersURL: String?
 
     public init(
         title: String,
         guid: String? = nil,
-        link: URL? = nil,
+        link: String? = nil,
         published: Date? = nil,
         duration: Int? = nil,
         description: String? = nil,
@@ -36,8 +41,8 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
         season: Int? = nil,
         episodeNumber: Int? = nil,
         explicit: Bool? = nil,
-        transcriptURL: URL? = nil,
-        chaptersURL: URL? = nil
+        transcriptURL: String? = nil,
+        chaptersURL: String? = nil
     ) {
         self.title = title
         self.guid = guid
@@ -57,22 +62,28 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
     /// else the enclosure URL; nil when the item has none of them.
     public var identity: String? {
         if let guid, !guid.isEmpty { return guid }
-        if let link { return link.absoluteString }
-        return enclosure?.url.absoluteString
+        if let link { return link }
+        return enclosure?.url
     }
 }
 
 /// The media file of an episode.
 public struct Enclosure: Codable, Equatable, Hashable, Sendable {
-    public var url: URL
+    /// The absolute URL, as text (see ``Episode``); the progress buffer's key.
+    public var url: String
     /// The size in bytes the feed announces (often wrong or zero).
     public var length: Int64?
     /// The MIME type the feed announces, such as `audio/mpeg`.
     public var type: String?
 
-    public init(url: URL, length: Int64? = nil, type: String? = nil) {
+    public init(url: String, length: Int64? = nil, type: String? = nil) {
         self.url = url
         self.length = length
         self.type = type
+    }
+
+    /// The URL to fetch; nil when the feed's text is not a URL.
+    public var location: URL? {
+        URL(string: url)
     }
 }

@@ -25,7 +25,7 @@ struct DownloadSelection: ParsableArguments {
             guard let podcast = try library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
             let requests = try DownloadRequests.make(numbers: ids.map { Int($0) }, podcast: podcast, library: library)
             ids = try requests.map { request in
-                guard let id = try library.download(enclosureURL: request.enclosure.url.absoluteString)?.id else {
+                guard let id = try library.download(enclosureURL: request.enclosure.url)?.id else {
                     throw ValidationError("Episode \(request.episode.title) has never been downloaded.")
                 }
                 return id

@@ -39,7 +39,7 @@ enum PodcastJSONWriter {
         out.raw(", \"enclosure\": ")
         if let enclosure = episode.enclosure {
             out.raw("{\"url\": ")
-            out.string(enclosure.url.absoluteString)
+            out.string(enclosure.url)
             out.raw(", \"length\": ")
             out.integer(enclosure.length)
             out.raw(", \"type\": ")

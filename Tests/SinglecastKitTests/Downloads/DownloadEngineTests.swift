@@ -120,7 +120,7 @@ struct DownloadEngineTests {
             let request = h.request("/ep.mp3", title: "Episode")
             try await h.engine.enqueue([request])
             await h.engine.waitUntilIdle()
-            let done = try #require(try h.library.download(enclosureURL: request.enclosure.url.absoluteString))
+            let done = try #require(try h.library.download(enclosureURL: request.enclosure.url))
             #expect(done.state == .completed)
             h.server.clearRequests()
             let before = h.log.all.count
@@ -275,7 +275,7 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
 
             let record = try h.record("/missing.mp3")
-            let url = missing.enclosure.url.absoluteString
+            let url = missing.enclosure.url
             #expect(record.state == .error)
             #expect(record.ownerPID == nil)
             let message = try #require(record.message)
@@ -291,6 +291,20 @@ struct DownloadEngineTests {
             #expect(h.log.lifecycle.filter { !$0.hasPrefix("queued") }
                 == ["started \(ids[0])", "failed \(ids[0])", "started \(ids[1])", "completed \(ids[1])"])
             #expect(try h.record("/ok.mp3").state == .completed)
+        }
+    }
+
+    @Test func anEnclosureThatIsNotAURLEndsInErrorNamingIt() async throws {
+        try await EngineHarness.run(limit: 1) { h in
+            let enclosure = Enclosure(url: "http://[bad/ep.mp3", type: "audio/mpeg")
+            let request = DownloadRequest(
+                podcastTitle: "Show", episode: Episode(title: "Bad", enclosure: enclosure), enclosure: enclosure)
+            try await h.engine.enqueue([request])
+            await h.engine.waitUntilIdle()
+            let record = try #require(try h.library.download(enclosureURL: "http://[bad/ep.mp3"))
+            #expect(record.state == .error)
+            #expect(record.message == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
+            #expect(!TransferHarness.exists(URL(fileURLWithPath: record.file)))
         }
     }
 
@@ -384,7 +398,7 @@ private struct EngineHarness: Sendable {
     }
 
     func request(_ path: String, title: String, length: Int64? = nil) -> DownloadRequest {
-        let enclosure = Enclosure(url: server.url(path), length: length, type: "audio/mpeg")
+        let enclosure = Enclosure(url: server.url(path).absoluteString, length: length, type: "audio/mpeg")
         return DownloadRequest(
             podcastTitle: "Show", episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
     }

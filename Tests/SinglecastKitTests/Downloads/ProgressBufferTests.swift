@@ -259,7 +259,7 @@ private struct BufferHarness {
 
     /// A request for a file on a port nothing listens on; these tests never fetch it.
     func request(_ file: String, title: String, podcast: String = "Show") -> DownloadRequest {
-        let enclosure = Enclosure(url: URL(string: "http://127.0.0.1:9/\(file)")!, type: "audio/mpeg")
+        let enclosure = Enclosure(url: "http://127.0.0.1:9/\(file)", type: "audio/mpeg")
         return DownloadRequest(podcastTitle: podcast, episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
     }
 

@@ -44,12 +44,12 @@ private func date(_ iso8601: String) -> Date {
                 Episode(
                     title: "Episode 2: Concurrency",
                     guid: "ep-2",
-                    link: URL(string: "https://example.com/episodes/2"),
+                    link: "https://example.com/episodes/2",
                     published: date("2024-06-04T07:30:00Z"),
                     duration: 3723,
                     description: "<p>Full <b>show notes</b>.</p>",
                     enclosure: Enclosure(
-                        url: URL(string: "https://cdn.example.com/ep2.mp3?source=rss&n=2")!,
+                        url: "https://cdn.example.com/ep2.mp3?source=rss&n=2",
                         length: 34_567_890,
                         type: "audio/mpeg"
                     ),
@@ -63,7 +63,7 @@ private func date(_ iso8601: String) -> Date {
                     published: date("2024-06-03T08:00:00Z"),
                     duration: 754,
                     description: "Only an iTunes summary.",
-                    enclosure: Enclosure(url: URL(string: "https://cdn.example.com/ep1.m4a")!, length: 0, type: "audio/x-m4a"),
+                    enclosure: Enclosure(url: "https://cdn.example.com/ep1.m4a", length: 0, type: "audio/x-m4a"),
                     explicit: false
                 ),
             ]
@@ -90,8 +90,8 @@ private func date(_ iso8601: String) -> Date {
 
     @Test func podcasting20TranscriptAndChapters() throws {
         let episode = try #require(try parse("podcasting20.xml").episodes.first)
-        #expect(episode.transcriptURL == URL(string: "https://example.com/ep1.vtt"))
-        #expect(episode.chaptersURL == URL(string: "https://example.com/ep1-chapters.json"))
+        #expect(episode.transcriptURL == "https://example.com/ep1.vtt")
+        #expect(episode.chaptersURL == "https://example.com/ep1-chapters.json")
     }
 
     @Test func rss1RDF() throws {
@@ -100,7 +100,7 @@ private func date(_ iso8601: String) -> Date {
         #expect(feed.podcast.description == "RSS 1.0")
         #expect(
             feed.episodes == [
-                Episode(title: "RDF item", link: URL(string: "https://example.com/rdf/1"), published: date("2024-05-01T12:00:00Z"))
+                Episode(title: "RDF item", link: "https://example.com/rdf/1", published: date("2024-05-01T12:00:00Z"))
             ]
         )
     }
@@ -134,18 +134,18 @@ private func date(_ iso8601: String) -> Date {
                 Episode(
                     title: "Atom episode 2",
                     guid: "urn:uuid:entry-2",
-                    link: URL(string: "https://example.org/2"),
+                    link: "https://example.org/2",
                     published: date("2024-06-02T08:00:00.250Z"),
                     description: "<p>Content of two.</p>",
-                    enclosure: Enclosure(url: URL(string: "https://example.org/2.mp3")!, length: 1234, type: "audio/mpeg")
+                    enclosure: Enclosure(url: "https://example.org/2.mp3", length: 1234, type: "audio/mpeg")
                 ),
                 Episode(
                     title: "Atom episode 1",
                     guid: "urn:uuid:entry-1",
-                    link: URL(string: "https://example.org/1"),
+                    link: "https://example.org/1",
                     published: date("2024-06-01T08:00:00Z"),
                     description: "Summary of one.",
-                    enclosure: Enclosure(url: URL(string: "https://example.org/1.ogg")!, type: "audio/ogg")
+                    enclosure: Enclosure(url: "https://example.org/1.ogg", type: "audio/ogg")
                 ),
             ]
         )
@@ -157,26 +157,39 @@ private func date(_ iso8601: String) -> Date {
         let feed = try parse("relative-urls.xml")
         #expect(feed.podcast.link == URL(string: "https://example.com/"))
         #expect(feed.podcast.imageURL == URL(string: "https://example.com/podcast/images/art.jpg"))
-        #expect(feed.episodes.first?.link == URL(string: "https://example.com/podcast/episodes/1.html"))
-        #expect(feed.episodes.first?.enclosure?.url == URL(string: "https://example.com/media/1.mp3"))
+        #expect(feed.episodes.first?.link == "https://example.com/podcast/episodes/1.html")
+        #expect(feed.episodes.first?.enclosure?.url == "https://example.com/media/1.mp3")
     }
 
     @Test func relativeURLsStayRelativeWithoutABase() throws {
         let feed = try parse("relative-urls.xml", baseURL: nil)
-        #expect(feed.episodes.first?.enclosure?.url == URL(string: "../media/1.mp3"))
+        #expect(feed.episodes.first?.enclosure?.url == "../media/1.mp3")
         #expect(feed.podcast.feedURL == nil)
+    }
+
+    @Test func urlsAreKeptAsFoundationWritesThem() throws {
+        let feed = try parse("urls-needing-escapes.xml")
+        let written = [
+            "https://cdn.example.com/a b/ü.mp3", "https://cdn.example.com/x.mp3?a=1&b=%7E~",
+            "https://cdn.example.com/bad%zz.mp3", "https://cdn.example.com/[1].mp3#t=10",
+        ]
+        #expect(feed.episodes.prefix(4).map(\.enclosure?.url) == written.map { URL(string: $0)?.absoluteString })
+        #expect(feed.episodes[0].enclosure?.url == "https://cdn.example.com/a%20b/%C3%BC.mp3")
+        #expect(feed.episodes[1].enclosure?.url == "https://cdn.example.com/x.mp3?a=1&b=%7E~")
+        #expect(feed.episodes[2].enclosure?.url == "https://cdn.example.com/bad%25zz.mp3")
+        #expect(feed.episodes[4].link == nil)
     }
 
     @Test func xmlBaseNestsAndOverridesTheFeedURL() throws {
         let feed = try parse("xml-base.xml")
         #expect(feed.podcast.link == URL(string: "https://base.example.net/podcast/home.html"))
         #expect(feed.episodes.map(\.link) == [
-            URL(string: "https://base.example.net/podcast/season1/one.html"),
-            URL(string: "https://base.example.net/podcast/two.html"),
+            "https://base.example.net/podcast/season1/one.html",
+            "https://base.example.net/podcast/two.html",
         ])
         #expect(feed.episodes.map(\.enclosure?.url) == [
-            URL(string: "https://base.example.net/podcast/season1/one.mp3"),
-            URL(string: "https://cdn.example.net/audio/two.mp3"),
+            "https://base.example.net/podcast/season1/one.mp3",
+            "https://cdn.example.net/audio/two.mp3",
         ])
     }
 }

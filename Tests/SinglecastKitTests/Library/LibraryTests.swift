@@ -12,7 +12,7 @@ import Testing
                     title: title, guid: "\(guidPrefix)\(index)",
                     published: Date(timeIntervalSince1970: Double(1_700_000_000 + index)),
                     duration: 60 * index,
-                    enclosure: Enclosure(url: URL(string: "https://cdn.example.com/\(index).mp3")!, length: 1000, type: "audio/mpeg"))
+                    enclosure: Enclosure(url: "https://cdn.example.com/\(index).mp3", length: 1000, type: "audio/mpeg"))
             })
     }
 

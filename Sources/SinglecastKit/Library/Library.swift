@@ -158,7 +158,7 @@ public struct Library: Sendable {
     ) async throws -> SavedFeed {
         let stream = EpisodeStream()
         let library = self
-        async let saved = Self.onOwnThread { let r = try library.saveFeed(feedKey: feedKey, from: stream); return r }
+        async let saved = Self.onOwnThread { try library.saveFeed(feedKey: feedKey, from: stream) }
         do {
             stream.finish(try await parse { stream.send($0) })
         } catch {

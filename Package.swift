@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Singlecast",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "singlecast", targets: ["singlecast"]),
         .library(name: "SinglecastKit", targets: ["SinglecastKit"]),

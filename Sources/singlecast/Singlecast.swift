@@ -3,14 +3,17 @@ import ArgumentParser
 @main
 struct Singlecast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A podcast client: search shows, list their episodes, download them.",
+        abstract: "A podcast client: search shows, subscribe, list their episodes, download them.",
         discussion: """
             Files live in $SINGLECAST_HOME (default $XDG_DATA_HOME/singlecast, else \
             ~/.local/share/singlecast): library.sqlite and the Episodes folder.
+            PODCAST arguments name a subscription as @N (its number in `singlecast podcasts`), \
+            by feed URL, or by a part of its title; a bare number N is a search result.
             """,
         subcommands: [
             Search.self, Episodes.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,
+            Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
         ]
     )
 }

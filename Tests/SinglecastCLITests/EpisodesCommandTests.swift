@@ -108,7 +108,7 @@ import TestSupport
 
         let noSearch = try await show.cli.run(["episodes", "4"])
         #expect(noSearch.status == 1)
-        #expect(noSearch.stderr == "Error: there is no search result 4: run `singlecast search TERM` first\n")
+        #expect(noSearch.stderr == "Error: there is no search result 4: no search has been made yet\n")
         try await show.stop()
     }
 }

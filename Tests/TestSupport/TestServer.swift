@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 
 /// A small HTTP/1.1 server on `127.0.0.1` for tests and benchmarks: it serves registered
-/// resources with `Range`, `If-Range`, `ETag` and `Last-Modified` support, follows
+/// resources with `Range`, `If-Range`, `ETag`, `Last-Modified` and conditional GET (304) support, follows
 /// scripted faults, and records every request it receives.
 ///
 /// ```swift
@@ -369,6 +369,18 @@ public final class TestServer: Sendable {
                 body: "Range Not Satisfiable\n")
         default:
             break
+        }
+        // Conditional GET: If-None-Match wins over If-Modified-Since (RFC 9110, 13.2.2).
+        let notModified: Bool
+        if let ifNoneMatch = head.headers.first(name: "If-None-Match") {
+            notModified = resource.etag.map { etag in ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag } } ?? false
+        } else if let ifModifiedSince = head.headers.first(name: "If-Modified-Since") {
+            notModified = ifModifiedSince == resource.lastModified
+        } else {
+            notModified = false
+        }
+        if notModified {
+            return .simple(status: 304, headers: headers.filter { $0.0 == "ETag" || $0.0 == "Last-Modified" }, body: "")
         }
         var honourRange = fault != .ignoreRange
         if let ifRange = head.headers.first(name: "If-Range") {

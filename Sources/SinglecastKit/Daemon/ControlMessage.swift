@@ -1,9 +1,10 @@
 import Foundation
 
-/// A request to the download daemon: one line of JSON on its control socket.
+/// A request to the download daemon: one line of JSON on its control socket (protocol v1).
 ///
-/// Every message carries ``version``; a daemon answers a version it does not speak with
-/// an error reply.
+/// The wire types are the protocol's own: renaming a property of ``Download`` or
+/// ``DownloadRequest`` cannot change what goes over the socket. Every message carries
+/// ``version``; a daemon answers a version it does not speak with an error reply.
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// The protocol version this build speaks.
     public static let currentVersion = 1
@@ -27,14 +28,6 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         public var url: String
         public var length: Int64?
         public var type: String?
-
-        public init(podcastTitle: String, episodeTitle: String, url: String, length: Int64?, type: String?) {
-            self.podcastTitle = podcastTitle
-            self.episodeTitle = episodeTitle
-            self.url = url
-            self.length = length
-            self.type = type
-        }
     }
 
     public var version: Int
@@ -45,11 +38,11 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var jobs: Int?
 
     public init(
-        command: Command, downloads: [Item]? = nil, ids: [Int64]? = nil, all: Bool? = nil, jobs: Int? = nil
+        command: Command, downloads: [DownloadRequest]? = nil, ids: [Int64]? = nil, all: Bool? = nil, jobs: Int? = nil
     ) {
         self.version = Self.currentVersion
         self.command = command
-        self.downloads = downloads
+        self.downloads = downloads?.map(Item.init)
         self.ids = ids
         self.all = all
         self.jobs = jobs
@@ -63,17 +56,23 @@ public struct ControlReply: Codable, Equatable, Sendable {
     public var ok: Bool
     /// Why not, when ``ok`` is false.
     public var error: String?
-    /// Downloads the request touched (or all of them, for `status`).
-    public var downloads: [DownloadRecord]?
-    /// Lines worth showing the user, such as `already downloaded: PATH`.
-    public var messages: [String]?
+    /// Every download, for `status`.
+    public var downloads: [WireDownload]?
+    /// What an `enqueue` did to each request, in order.
+    public var claims: [WireClaim]?
+    /// What a pause, resume or cancel did to each download, in order.
+    public var outcomes: [WireOutcome]?
 
-    public init(ok: Bool, error: String? = nil, downloads: [DownloadRecord]? = nil, messages: [String]? = nil) {
+    public init(
+        ok: Bool, error: String? = nil, downloads: [WireDownload]? = nil, claims: [WireClaim]? = nil,
+        outcomes: [WireOutcome]? = nil
+    ) {
         self.version = ControlRequest.currentVersion
         self.ok = ok
         self.error = error
         self.downloads = downloads
-        self.messages = messages
+        self.claims = claims
+        self.outcomes = outcomes
     }
 
     static func failure(_ message: String) -> ControlReply {
@@ -81,27 +80,162 @@ public struct ControlReply: Codable, Equatable, Sendable {
     }
 }
 
-extension DownloadRequest {
-    /// The request for an episode the daemon was handed or finds interrupted.
-    init(_ item: ControlRequest.Item) {
-        self.init(
-            podcastTitle: item.podcastTitle, episode: Episode(title: item.episodeTitle),
-            enclosure: Enclosure(url: item.url, length: item.length, type: item.type))
+/// A ``Download`` as protocol v1 writes it.
+public struct WireDownload: Codable, Equatable, Sendable {
+    var id: Int64
+    var enclosureURL: String
+    var state: String
+    var receivedBytes: Int64
+    var expectedBytes: Int64?
+    var file: String
+    var podcastTitle: String
+    var episodeTitle: String
+    var message: String?
+    var mediaType: String?
+    var bytesPerSecond: Double?
+    var ownerPID: Int32?
+    var ownerStartTime: UInt64?
+    var background: Bool
+    var updatedAt: Date
+
+    init(_ download: Download) {
+        id = download.id
+        enclosureURL = download.enclosureURL
+        state = download.state.rawValue
+        receivedBytes = download.receivedBytes
+        expectedBytes = download.expectedBytes
+        file = download.file
+        podcastTitle = download.podcastTitle
+        episodeTitle = download.episodeTitle
+        message = download.failure
+        mediaType = download.mediaType
+        bytesPerSecond = download.bytesPerSecond
+        ownerPID = download.owner?.processID
+        ownerStartTime = download.owner?.startTime
+        background = download.background
+        updatedAt = download.updatedAt
+    }
+
+    var download: Download? {
+        guard let state = DownloadState(rawValue: state) else { return nil }
+        return Download(
+            id: id, enclosureURL: enclosureURL, state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes,
+            file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle, failure: message, mediaType: mediaType,
+            bytesPerSecond: bytesPerSecond, owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime) },
+            background: background, updatedAt: updatedAt)
+    }
+}
+
+/// A ``DownloadClaim`` as protocol v1 writes it.
+public struct WireClaim: Codable, Equatable, Sendable {
+    /// `claimed`, `already-downloaded` or `owned-elsewhere`.
+    var kind: String
+    var download: WireDownload
+
+    init(_ claim: DownloadClaim) {
+        switch claim {
+        case .claimed: kind = "claimed"
+        case .alreadyDownloaded: kind = "already-downloaded"
+        case .ownedElsewhere: kind = "owned-elsewhere"
+        }
+        download = WireDownload(claim.download)
+    }
+
+    var claim: DownloadClaim? {
+        guard let download = download.download else { return nil }
+        switch kind {
+        case "claimed": return .claimed(download)
+        case "already-downloaded": return .alreadyDownloaded(download)
+        case "owned-elsewhere": return .ownedElsewhere(download)
+        default: return nil
+        }
+    }
+}
+
+/// A ``ControlOutcome`` as protocol v1 writes it.
+public struct WireOutcome: Codable, Equatable, Sendable {
+    /// `paused`, `cancelled`, `resumed`, `refused` or `unknown`.
+    var kind: String
+    var id: Int64
+    var download: WireDownload?
+    var claim: WireClaim?
+    /// For `refused`: the event refused.
+    var refusedEvent: String?
+
+    init(_ outcome: ControlOutcome) {
+        switch outcome {
+        case .paused(let download):
+            self.init(kind: "paused", id: download.id, download: WireDownload(download))
+        case .cancelled(let download):
+            self.init(kind: "cancelled", id: download.id, download: WireDownload(download))
+        case .resumed(let claim):
+            self.init(kind: "resumed", id: claim.download.id, claim: WireClaim(claim))
+        case .refused(let download, let refusal):
+            self.init(kind: "refused", id: download.id, download: WireDownload(download), refusedEvent: refusal.event.rawValue)
+        case .unknown(let id):
+            self.init(kind: "unknown", id: id)
+        }
+    }
+
+    private init(kind: String, id: Int64, download: WireDownload? = nil, claim: WireClaim? = nil, refusedEvent: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.download = download
+        self.claim = claim
+        self.refusedEvent = refusedEvent
+    }
+
+    var outcome: ControlOutcome? {
+        switch kind {
+        case "paused": return download?.download.map(ControlOutcome.paused)
+        case "cancelled": return download?.download.map(ControlOutcome.cancelled)
+        case "resumed": return claim?.claim.map(ControlOutcome.resumed)
+        case "refused":
+            guard let download = download?.download, let event = refusedEvent.flatMap(DownloadLifecycle.Event.init) else {
+                return nil
+            }
+            return .refused(download, DownloadLifecycle.Refusal(state: download.state, event: event))
+        case "unknown": return .unknown(id: id)
+        default: return nil
+        }
     }
 }
 
 extension ControlRequest.Item {
-    /// The item for an episode request, to send to the daemon.
-    public init(_ request: DownloadRequest) {
+    init(_ request: DownloadRequest) {
         self.init(
             podcastTitle: request.podcastTitle, episodeTitle: request.episode.title, url: request.enclosure.url,
             length: request.enclosure.length, type: request.enclosure.type)
     }
 
-    /// The item for a download already in the progress buffer.
-    init(_ record: DownloadRecord) {
-        self.init(
-            podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle, url: record.enclosureURL,
-            length: record.expectedBytes, type: record.mediaType)
+    var request: DownloadRequest {
+        DownloadRequest(
+            podcastTitle: podcastTitle, episode: Episode(title: episodeTitle),
+            enclosure: Enclosure(url: url, length: length, type: type))
     }
+}
+
+extension ControlReply {
+    /// The downloads of a `status` reply.
+    public var statusDownloads: [Download] { (downloads ?? []).compactMap(\.download) }
+    /// The claims of an `enqueue` reply.
+    public var enqueueClaims: [DownloadClaim] { (claims ?? []).compactMap(\.claim) }
+    /// The outcomes of a pause, resume or cancel reply.
+    public var controlOutcomes: [ControlOutcome] { (outcomes ?? []).compactMap(\.outcome) }
+}
+
+/// The one JSON configuration of the daemon's messages: ISO 8601 dates, stable key order.
+enum ControlCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
 }

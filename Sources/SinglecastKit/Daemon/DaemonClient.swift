@@ -1,99 +1,104 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
-/// Talks to a library's download daemon over its control socket, and starts one on demand.
+/// Talks to a library's download daemon over its control socket (an NIO channel, never a
+/// blocking read), and starts one on demand.
 public struct DaemonClient: Sendable {
     public let paths: DaemonPaths
     /// How long to wait for a reply.
     public var replyTimeout: Duration = .seconds(30)
 
-    public init(libraryDirectory: URL) {
-        paths = DaemonPaths(libraryDirectory: libraryDirectory)
+    public init(libraryDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        paths = DaemonPaths(libraryDirectory: libraryDirectory, environment: environment)
     }
 
     /// Sends `request` to the running daemon. Throws ``DaemonError/socket(path:detail:)`` when
-    /// none answers.
-    public func send(_ request: ControlRequest) throws -> ControlReply {
-        let socket = try connect()
-        defer { close(socket) }
-        var message = try JSONEncoder.control.encode(request)
+    /// none answers, ``DaemonError/refused(_:)`` when it refuses.
+    public func send(_ request: ControlRequest) async throws -> ControlReply {
+        var message = try ControlCoding.encoder.encode(request)
         message.append(0x0A)
-        try message.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(socket, bytes.baseAddress! + offset, bytes.count - offset)
-                guard written > 0 else { throw socketError("cannot send") }
-                offset += written
-            }
-        }
-        var reply = Data()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while !reply.contains(0x0A) {
-            let count = read(socket, &chunk, chunk.count)
-            guard count > 0 else {
-                if reply.isEmpty { throw socketError(count == 0 ? "the daemon closed the connection" : "no reply") }
-                break
-            }
-            reply.append(contentsOf: chunk[..<count])
-        }
-        let decoded: ControlReply
+        let line = try await exchange(message)
+        let reply: ControlReply
         do {
-            decoded = try JSONDecoder.control.decode(ControlReply.self, from: reply.prefix { $0 != 0x0A })
+            reply = try ControlCoding.decoder.decode(ControlReply.self, from: line)
         } catch {
-            throw socketError("unreadable reply")
+            throw DaemonError.socket(path: paths.socket, detail: "unreadable reply")
         }
-        guard decoded.ok else { throw DaemonError.refused(decoded.error ?? "no reason given") }
-        return decoded
+        guard reply.ok else { throw DaemonError.refused(reply.error ?? "no reason given") }
+        return reply
     }
 
     /// Whether a daemon answers on the socket.
-    public var isRunning: Bool {
-        guard let socket = try? connect() else { return false }
-        close(socket)
+    public func isRunning() async -> Bool {
+        guard let channel = try? await connect() else { return false }
+        try? await channel.channel.close()
         return true
     }
 
     /// Sends `request`, first starting a daemon (`executable daemon --idle-exit 60`, detached
     /// from the terminal, writing to `daemon.log`) if none runs.
-    public func sendStartingDaemon(_ request: ControlRequest, executable: String, idleExit: Int = 60) throws -> ControlReply {
-        if !isRunning {
+    public func sendStartingDaemon(_ request: ControlRequest, executable: String, idleExit: Int = 60) async throws
+        -> ControlReply
+    {
+        if await !isRunning() {
             try spawnDaemon(executable: executable, idleExit: idleExit)
             let deadline = ContinuousClock.now + .seconds(15)
-            while !isRunning {
+            while await !isRunning() {
                 guard ContinuousClock.now < deadline else { throw DaemonError.didNotStart(log: paths.log) }
-                usleep(20_000)
+                try await Task.sleep(for: .milliseconds(20))
             }
         }
-        return try send(request)
+        return try await send(request)
     }
 
     // MARK: - Sockets and processes
 
-    private func connect() throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw socketError("cannot create a socket") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(paths.socket.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
-            throw socketError("the path is too long for a Unix socket")
+    private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(2))
+                .connect(unixDomainSocketPath: paths.socket) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw DaemonError.socket(path: paths.socket, detail: "no daemon is listening (\(error))")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        var timeout = timeval(tv_sec: Int(replyTimeout.components.seconds), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+
+    /// Writes `message` and reads the reply's first line, within ``replyTimeout``.
+    private func exchange(_ message: Data) async throws -> Data {
+        let channel = try await connect()
+        let socket = paths.socket
+        let timeout = replyTimeout
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: message))
+            return try await withThrowingTaskGroup(of: Data?.self) { group in
+                group.addTask {
+                    var reply = Data()
+                    for try await buffer in inbound {
+                        let bytes = buffer.readableBytesView
+                        if let newline = bytes.firstIndex(of: 0x0A) {
+                            reply.append(contentsOf: bytes[..<newline])
+                            return reply
+                        }
+                        reply.append(contentsOf: bytes)
+                    }
+                    return reply.isEmpty ? nil : reply
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw DaemonError.socket(path: socket, detail: "no reply within \(timeout)")
+                }
+                defer { group.cancelAll() }
+                guard let reply = try await group.next()! else {
+                    throw DaemonError.socket(path: socket, detail: "the daemon closed the connection")
+                }
+                return reply
             }
         }
-        guard connected == 0 else {
-            let error = socketError("no daemon is listening")
-            close(descriptor)
-            throw error
-        }
-        return descriptor
     }
 
     private func spawnDaemon(executable: String, idleExit: Int) throws {
@@ -139,10 +144,5 @@ public struct DaemonClient: Sendable {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
-    }
-
-    private func socketError(_ detail: String) -> DaemonError {
-        let cause = errno == 0 ? "" : " (\(String(cString: strerror(errno))))"
-        return DaemonError.socket(path: paths.socket, detail: detail + cause)
     }
 }

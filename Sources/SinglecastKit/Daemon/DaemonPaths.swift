@@ -3,13 +3,23 @@ import Foundation
 /// Where a library's daemon keeps its lock, control socket and log.
 public struct DaemonPaths: Sendable {
     public let libraryDirectory: URL
+    /// The control socket, mode 0600: only the user can reach it. Under `$XDG_RUNTIME_DIR`
+    /// when it is set, as `singlecast-<hash of the library path>.sock` (short, so that a long
+    /// library path cannot overflow a socket address); else `daemon.sock` in the library.
+    public let socket: String
 
-    public init(libraryDirectory: URL) {
+    public init(libraryDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.libraryDirectory = libraryDirectory
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            var hash = StableHash()
+            hash.mix(libraryDirectory.standardizedFileURL.path)
+            let name = "singlecast-" + String(hash.value, radix: 36) + ".sock"
+            socket = URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent(name).path
+        } else {
+            socket = libraryDirectory.appendingPathComponent("daemon.sock").path
+        }
     }
 
-    /// `daemon.sock`, mode 0600: only the user can reach it.
-    public var socket: String { libraryDirectory.appendingPathComponent("daemon.sock").path }
     /// `daemon.lock`, held by the running daemon and holding its process id.
     public var lock: String { libraryDirectory.appendingPathComponent("daemon.lock").path }
     /// `daemon.log`, where a daemon started on demand writes.

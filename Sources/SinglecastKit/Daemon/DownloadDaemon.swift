@@ -30,7 +30,7 @@ public actor DownloadDaemon {
     private let configuration: Configuration
     private let log: @Sendable (String) -> Void
     private var engine: DownloadEngine?
-    private var library: Library?
+    private var control: DownloadControl?
     private var lastActivity = ContinuousClock.now
     private var stopping = false
     private var wakeUp: CheckedContinuation<Void, Never>?
@@ -46,10 +46,9 @@ public actor DownloadDaemon {
     public func run() async throws {
         let paths = DaemonPaths(libraryDirectory: configuration.libraryDirectory)
         let lock = try DaemonLock(paths: paths)
-        let library = try Library(directory: configuration.libraryDirectory)
-        let buffer = ProgressBuffer(
-            library: library, episodesDirectory: configuration.libraryDirectory.appendingPathComponent("Episodes"))
-        try buffer.rebuild()
+        let library = try await Library.open(directory: configuration.libraryDirectory)
+        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: configuration.libraryDirectory))
+        try await buffer.rebuild()
         let session = HTTPSession(configuration: configuration.http)
         let log = self.log
         let hook = configuration.onComplete
@@ -58,21 +57,23 @@ public actor DownloadDaemon {
             maximumConcurrentDownloads: configuration.jobs
         ) { event in
             Self.logEvent(event, log: log)
-            if case .completed(let record) = event, let hook {
-                CompletionHook.run(hook, file: record.file, title: record.episodeTitle, log: log)
+            if case .completed(let download) = event, let hook {
+                CompletionHook.run(hook, file: download.file, title: download.episodeTitle, log: log)
             }
         }
         self.engine = engine
-        self.library = library
+        self.control = DownloadControl(buffer: buffer, engine: engine)
 
-        let interrupted = try library.downloads().filter { $0.background && $0.state == .interrupted }
-        if !interrupted.isEmpty {
-            log("resuming \(interrupted.count) interrupted download\(interrupted.count == 1 ? "" : "s")")
-            try await engine.enqueue(interrupted.map(ControlRequest.Item.init).map(DownloadRequest.init), background: true)
-        }
-
+        // Listening comes first: the socket's mode is set before any download creates a file.
         let server = try await Self.listen(on: paths.socket)
         log("listening on \(paths.socket) (process \(getpid()))")
+
+        let interrupted = try await library.downloads().filter { $0.background && $0.state == .interrupted }
+        if !interrupted.isEmpty {
+            log("resuming \(interrupted.count) interrupted download\(interrupted.count == 1 ? "" : "s")")
+            try await engine.enqueue(interrupted.map(DownloadRequest.init), background: true)
+        }
+
         do {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask {
@@ -146,8 +147,6 @@ public actor DownloadDaemon {
     private static func listen(on path: String) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
         // We hold the lock, so a socket file left here belongs to a dead daemon.
         unlink(path)
-        let previousMask = umask(0o077)
-        defer { umask(previousMask) }
         do {
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .bind(unixDomainSocketPath: path) { channel in
@@ -155,6 +154,8 @@ public actor DownloadDaemon {
                         try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
+            // Connecting needs write permission, which the process's umask never grants to
+            // others; 0600 takes it from the group too.
             chmod(path, 0o600)
             return server
         } catch {
@@ -175,7 +176,7 @@ public actor DownloadDaemon {
             case .closed:
                 return
             }
-            var data = (try? JSONEncoder.control.encode(reply)) ?? Data(#"{"version":1,"ok":false}"#.utf8)
+            var data = (try? ControlCoding.encoder.encode(reply)) ?? Data(#"{"version":1,"ok":false}"#.utf8)
             data.append(0x0A)
             try await outbound.write(ByteBuffer(bytes: data))
         }
@@ -226,7 +227,7 @@ public actor DownloadDaemon {
         }
         let request: ControlRequest
         do {
-            request = try JSONDecoder().decode(ControlRequest.self, from: Data(bytes))
+            request = try ControlCoding.decoder.decode(ControlRequest.self, from: Data(bytes))
         } catch {
             return .failure("malformed request: \(error)")
         }
@@ -239,78 +240,38 @@ public actor DownloadDaemon {
     }
 
     private func carryOut(_ request: ControlRequest) async throws -> ControlReply {
-        guard let engine, let library else { return .failure("the daemon is starting") }
-        let control = DownloadControl(engine: engine, library: library)
+        guard let engine, let control else { return .failure("the daemon is starting") }
         if let jobs = request.jobs {
             guard (1...32).contains(jobs) else { return .failure("jobs must be between 1 and 32, not \(jobs)") }
             await engine.setMaximumConcurrentDownloads(jobs)
         }
         switch request.command {
         case .enqueue:
-            let claims = try await engine.enqueue((request.downloads ?? []).map(DownloadRequest.init), background: true)
-            return ControlReply(ok: true, downloads: claims.map(\.record), messages: claims.map(\.summary))
+            let claims = try await engine.enqueue((request.downloads ?? []).map(\.request), background: true)
+            return ControlReply(ok: true, claims: claims.map(WireClaim.init))
         case .pause, .resume, .cancel:
-            let ids = request.all == true ? try library.downloads().compactMap(\.id) : (request.ids ?? [])
-            var messages: [String] = []
-            for id in ids {
-                messages.append(try await control.apply(request.command, to: id, explicitly: request.all != true))
-            }
-            return ControlReply(ok: true, downloads: try library.downloads(), messages: messages.filter { !$0.isEmpty })
+            let command = ControlCommand(rawValue: request.command.rawValue)!
+            let ids = request.all == true ? try await control.applicable(command) : (request.ids ?? [])
+            let outcomes = try await control.apply(command, to: ids)
+            return ControlReply(ok: true, outcomes: outcomes.map(WireOutcome.init))
         case .setJobs:
-            return ControlReply(ok: true, messages: ["running at most \(request.jobs ?? 0) downloads at once"])
+            return ControlReply(ok: true)
         case .status:
-            return ControlReply(ok: true, downloads: try library.downloads())
+            return ControlReply(ok: true, downloads: try await control.buffer.library.downloads().map(WireDownload.init))
         }
     }
 
     private static func logEvent(_ event: DownloadEvent, log: @Sendable (String) -> Void) {
         switch event {
-        case .queued(let record): log("queued #\(record.id ?? 0): \(record.episodeTitle)")
-        case .started(let record): log("downloading #\(record.id ?? 0): \(record.episodeTitle) from byte \(record.receivedBytes)")
-        case .completed(let record): log("completed #\(record.id ?? 0): \(record.file)")
-        case .failed(let record, let message): log("failed #\(record.id ?? 0): \(message)")
-        case .stopped(let record): log("\(record.state.rawValue) #\(record.id ?? 0): \(record.episodeTitle)")
-        case .alreadyDownloaded(let record): log("already downloaded: \(record.file)")
-        case .ownedElsewhere(let record): log("owned by process \(record.ownerPID ?? 0): \(record.episodeTitle)")
+        case .queued(let download): log("queued #\(download.id): \(download.episodeTitle)")
+        case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
+        case .completed(let download): log("completed #\(download.id): \(download.file)")
+        case .failed(let download): log("failed #\(download.id): \(download.failure ?? "")")
+        case .stopped(let download): log("\(download.state.rawValue) #\(download.id): \(download.episodeTitle)")
+        case .alreadyDownloaded(let download): log("already downloaded: \(download.file)")
+        case .ownedElsewhere(let download): log("owned by process \(download.owner?.processID ?? 0): \(download.episodeTitle)")
+        case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
         case .progress: break
-        }
-    }
-}
-
-extension JSONEncoder {
-    /// The encoder of control messages: ISO 8601 dates, stable key order.
-    static var control: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-}
-
-extension JSONDecoder {
-    /// The decoder of control messages.
-    static var control: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
-}
-
-extension DownloadClaim {
-    /// The entry the claim is about.
-    public var record: DownloadRecord {
-        switch self {
-        case .claimed(let record), .alreadyDownloaded(let record), .ownedElsewhere(let record): record
-        }
-    }
-
-    /// One line for the user: `queued: TITLE`, `already downloaded: PATH`, …
-    public var summary: String {
-        switch self {
-        case .claimed(let record): "queued #\(record.id ?? 0): \(record.episodeTitle)"
-        case .alreadyDownloaded(let record): "already downloaded: \(record.file)"
-        case .ownedElsewhere(let record):
-            "already being downloaded by process \(record.ownerPID.map(String.init) ?? "?"): \(record.episodeTitle)"
         }
     }
 }

@@ -8,21 +8,26 @@ import Synchronization
 /// shared by the transfers, the caller and (in the daemon) control requests that arrive at
 /// any time. Each running transfer is a task of its own so that one can be paused or
 /// cancelled without touching the others; ``stopAll()`` cancels them all.
+///
+/// Events arrive through the closure given to the initializer and through ``events``.
 public actor DownloadEngine {
     private struct Job {
-        var record: DownloadRecord
+        var download: Download
         var request: DownloadRequest
     }
 
     public nonisolated let buffer: ProgressBuffer
+    /// Every event, in order, for one consumer; it ends when ``finishEvents()`` is called.
+    public nonisolated let events: AsyncStream<DownloadEvent>
+    private nonisolated let eventContinuation: AsyncStream<DownloadEvent>.Continuation
     private nonisolated let transfer: FileTransfer
-    private nonisolated let processID: Int32
-    private nonisolated let emit: @Sendable (DownloadEvent) -> Void
+    private nonisolated let owner: DownloadOwner
+    private nonisolated let handler: @Sendable (DownloadEvent) -> Void
     private var maximumConcurrentDownloads: Int
     private var queue: [Job] = []
     private var running: [Int64: Task<Void, Never>] = [:]
     /// Why a running transfer was asked to stop, when it was.
-    private var stopReasons: [Int64: DownloadState] = [:]
+    private var stopReasons: [Int64: DownloadLifecycle.Event] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
@@ -30,35 +35,46 @@ public actor DownloadEngine {
     ///   - events: called for every ``DownloadEvent``, from any task.
     public init(
         buffer: ProgressBuffer, transfer: FileTransfer, maximumConcurrentDownloads: Int = 3,
-        processID: Int32 = getpid(), events: @escaping @Sendable (DownloadEvent) -> Void
+        owner: DownloadOwner = .current, events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
     ) {
         self.buffer = buffer
         self.transfer = transfer
         self.maximumConcurrentDownloads = max(1, maximumConcurrentDownloads)
-        self.processID = processID
-        self.emit = events
+        self.owner = owner
+        self.handler = events
+        (self.events, self.eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// Ends ``events`` (call it once the engine's work is done).
+    public nonisolated func finishEvents() {
+        eventContinuation.finish()
+    }
+
+    private nonisolated func emit(_ event: DownloadEvent) {
+        handler(event)
+        eventContinuation.yield(event)
     }
 
     /// Claims each request in the progress buffer and queues the ones this process now owns.
     /// Complete files and downloads owned by another process are reported and skipped.
     /// `background` marks the downloads as the daemon's, to resume when it restarts.
     @discardableResult
-    public func enqueue(_ requests: [DownloadRequest], background: Bool = false) throws -> [DownloadClaim] {
+    public func enqueue(_ requests: [DownloadRequest], background: Bool = false) async throws -> [DownloadClaim] {
         var claims: [DownloadClaim] = []
         for request in requests {
-            let claim = try buffer.claim(request, processID: processID, background: background)
+            let claim = try await buffer.claim(request, owner: owner, background: background)
             claims.append(claim)
             switch claim {
-            case .alreadyDownloaded(let record):
-                emit(.alreadyDownloaded(record))
-            case .ownedElsewhere(let record):
-                emit(.ownedElsewhere(record))
-            case .claimed(let record):
-                guard let id = record.id, running[id] == nil, !queue.contains(where: { $0.record.id == id }) else {
+            case .alreadyDownloaded(let download):
+                emit(.alreadyDownloaded(download))
+            case .ownedElsewhere(let download):
+                emit(.ownedElsewhere(download))
+            case .claimed(let download):
+                guard running[download.id] == nil, !queue.contains(where: { $0.download.id == download.id }) else {
                     continue
                 }
-                queue.append(Job(record: record, request: request))
-                emit(.queued(record))
+                queue.append(Job(download: download, request: request))
+                emit(.queued(download))
             }
         }
         startWaitingJobs()
@@ -80,29 +96,31 @@ public actor DownloadEngine {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    /// Stops one download: `.paused` keeps its partial file, `.cancelled` removes it.
-    /// Returns false when this engine does not hold the download.
+    /// Stops one download on `event` (`.pause` keeps its partial file, `.cancel` removes it)
+    /// and returns once that is recorded. Returns false when this engine does not hold it.
     @discardableResult
-    public func stop(id: Int64, as state: DownloadState) throws -> Bool {
-        if let index = queue.firstIndex(where: { $0.record.id == id }) {
+    public func stop(id: Int64, on event: DownloadLifecycle.Event) async throws -> Bool {
+        if let index = queue.firstIndex(where: { $0.download.id == id }) {
             let job = queue.remove(at: index)
-            try finishStopped(job.record, as: state)
+            await recordStopped(job.download, on: event)
             signalIdleIfDone()
             return true
         }
         guard let task = running[id] else { return false }
-        stopReasons[id] = state
+        stopReasons[id] = event
         task.cancel()
+        await task.value
         return true
     }
 
     /// Stops everything (Ctrl-C): queued and running downloads become interrupted, partial
     /// files kept. Returns when every transfer has stopped and been recorded.
     public func stopAll() async {
-        for job in queue {
-            try? finishStopped(job.record, as: .interrupted)
-        }
+        let queued = queue
         queue.removeAll()
+        for job in queued {
+            await recordStopped(job.download, on: .interrupt)
+        }
         for task in running.values { task.cancel() }
         await waitUntilIdle()
     }
@@ -112,22 +130,25 @@ public actor DownloadEngine {
     private func startWaitingJobs() {
         while running.count < maximumConcurrentDownloads, !queue.isEmpty {
             let job = queue.removeFirst()
-            let id = job.record.id!
-            running[id] = Task { await self.run(job) }
+            running[job.download.id] = Task { await self.run(job) }
         }
         signalIdleIfDone()
     }
 
-    private func finished(_ id: Int64) -> DownloadState? {
+    private func finished(_ id: Int64) {
         running[id] = nil
-        let reason = stopReasons.removeValue(forKey: id)
+        stopReasons[id] = nil
         startWaitingJobs()
-        return reason
     }
 
-    /// Why a running transfer was asked to stop, if it was (``finished(_:)`` forgets it).
-    private func stopReason(for id: Int64) -> DownloadState? {
+    /// Why a running transfer was asked to stop, if it was.
+    private func stopReason(for id: Int64) -> DownloadLifecycle.Event? {
         stopReasons[id]
+    }
+
+    /// Cancels a running transfer that another process paused or cancelled.
+    private func cancelTransfer(_ id: Int64) {
+        running[id]?.cancel()
     }
 
     private func signalIdleIfDone() {
@@ -140,72 +161,133 @@ public actor DownloadEngine {
     // MARK: - One transfer
 
     private nonisolated func run(_ job: Job) async {
-        var record = job.record
-        let id = record.id!
-        let destination = URL(fileURLWithPath: record.file)
-        let library = buffer.library
-        record.state = .downloading
-        record.receivedBytes = ProgressBuffer.size(ofFile: FileTransfer.partURL(for: destination).path) ?? 0
-        _ = try? library.recordProgress(id: id, receivedBytes: record.receivedBytes, expectedBytes: record.expectedBytes)
-        emit(.started(record))
+        var download = job.download
+        let id = download.id
+        let destination = URL(fileURLWithPath: download.file)
+        download.state = .downloading
+        download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+        _ = try? await buffer.recordTransfer(
+            id: id, receivedBytes: download.receivedBytes, expectedBytes: download.expectedBytes, bytesPerSecond: nil)
+        emit(.started(download))
 
+        let saver = ProgressSaver(buffer: buffer) { [weak self] in await self?.cancelTransfer(id) }
         let throttle = Mutex(ProgressThrottle())
-        let emit = self.emit
+        let outcome: Result<URL, any Error>
         do {
             guard let url = job.request.enclosure.location else { throw DownloadError.notAURL(job.request.enclosure.url) }
-            let final = try await transfer.download(url, to: destination, announcedType: job.request.enclosure.type) {
-                progress in
-                let (report, save, speed) = throttle.withLock { $0.due(at: .now, receivedBytes: progress.receivedBytes) }
-                if report {
-                    emit(.progress(id: id, receivedBytes: progress.receivedBytes, totalBytes: progress.totalBytes))
-                }
-                if save, (try? library.recordProgress(
-                    id: id, receivedBytes: progress.receivedBytes, expectedBytes: progress.totalBytes, bytesPerSecond: speed)) == false
-                {
-                    // Paused or cancelled from another process: stop this transfer.
-                    withUnsafeCurrentTask { $0?.cancel() }
-                }
-            }
-            let size = ProgressBuffer.size(ofFile: final.path) ?? 0
-            record.file = final.path
-            record.receivedBytes = size
-            record.expectedBytes = size
-            record.state = .completed
-            try? library.recordState(id: id, .completed, receivedBytes: size, expectedBytes: size, file: final.path)
-            emit(.completed(record))
-            _ = await finished(id)
+            outcome = .success(
+                try await transfer.download(url, to: destination, announcedType: job.request.enclosure.type) { progress in
+                    let (report, save, speed) = throttle.withLock { $0.due(at: .now, receivedBytes: progress.receivedBytes) }
+                    if report {
+                        self.emit(.progress(id: id, receivedBytes: progress.receivedBytes, totalBytes: progress.totalBytes))
+                    }
+                    if save { saver.offer(id: id, progress, bytesPerSecond: speed) }
+                })
         } catch {
-            // Recorded and reported before the slot is freed, so that the next download starts
-            // (and waitUntilIdle()/stopAll() return) only once this one's outcome is saved.
-            let requested = await stopReason(for: id)
-            if Task.isCancelled || error is CancellationError {
-                let externalState = (try? library.download(id: id))?.state
-                let state = requested ?? ([.paused, .cancelled].contains(externalState) ? externalState! : .interrupted)
-                try? finishStopped(record, as: state)
-            } else {
-                let message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
-                record.state = .error
-                record.message = message
-                record.receivedBytes = ProgressBuffer.size(ofFile: FileTransfer.partURL(for: destination).path) ?? 0
-                try? library.recordState(id: id, .error, receivedBytes: record.receivedBytes, message: message)
-                emit(.failed(record, message: message))
+            outcome = .failure(error)
+        }
+        let cancelled = Task.isCancelled
+        // Recorded and reported before the slot is freed, so that the next download starts
+        // (and waitUntilIdle()/stopAll() return) only once this one's outcome is saved. A task
+        // of its own: the database refuses work from a cancelled one.
+        await Task {
+            await saver.drain()
+            await self.settle(download, outcome, cancelled: cancelled)
+        }.value
+        await finished(id)
+    }
+
+    /// Records and reports how a transfer ended.
+    private nonisolated func settle(_ download: Download, _ outcome: Result<URL, any Error>, cancelled: Bool) async {
+        let id = download.id
+        let destination = URL(fileURLWithPath: download.file)
+        switch outcome {
+        case .success(let final):
+            let size = fileSize(atPath: final.path) ?? 0
+            guard let completed = try? await buffer.recordCompleted(id: id, file: final.path, size: size) else { return }
+            emit(.completed(completed))
+            for removed in (try? await buffer.applyRetention(after: completed)) ?? [] {
+                emit(.deletedByRetention(removed))
             }
-            _ = await finished(id)
+        case .failure(let error) where cancelled || error is CancellationError:
+            let stored = try? await buffer.library.download(id: id)
+            if let requested = await stopReason(for: id) {
+                await recordStopped(download, on: requested)
+            } else if let stored, !DownloadLifecycle.isUnderWay(stored.state) {
+                // Paused or cancelled by another process, which recorded it; what arrived
+                // since then is counted (or, for a cancel, removed) now.
+                if stored.state == .cancelled { ProgressBuffer.removePartialFiles(for: destination) }
+                emit(.stopped((try? await buffer.recordPartSize(id: id)) ?? stored))
+            } else {
+                await recordStopped(download, on: .interrupt)
+            }
+        case .failure(let error):
+            let failure = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            if let failed = try? await buffer.recordFailed(id: id, failure: failure) {
+                emit(.failed(failed))
+            }
         }
     }
 
-    /// Records a download stopped before completion; `.cancelled` also removes its partial file.
-    private nonisolated func finishStopped(_ record: DownloadRecord, as state: DownloadState) throws {
-        var record = record
-        let destination = URL(fileURLWithPath: record.file)
-        if state == .cancelled {
-            ProgressBuffer.removePartialFiles(for: destination)
+    /// Records a download stopped before completion and reports it.
+    private nonisolated func recordStopped(_ download: Download, on event: DownloadLifecycle.Event) async {
+        if case .success(let stopped)?? = try? await buffer.recordStopped(id: download.id, on: event) {
+            emit(.stopped(stopped))
         }
-        record.state = state
-        record.ownerPID = nil
-        record.receivedBytes = ProgressBuffer.size(ofFile: FileTransfer.partURL(for: destination).path) ?? 0
-        try buffer.library.recordState(id: record.id!, state, receivedBytes: record.receivedBytes)
-        emit(.stopped(record))
+    }
+}
+
+/// Saves a transfer's progress without ever making the transfer wait for the database: at most
+/// one save is under way, and the latest progress offered meanwhile is saved next. When a save
+/// finds the download no longer under way (paused or cancelled elsewhere), `stopTransfer` runs.
+final class ProgressSaver: Sendable {
+    private struct Pending {
+        var id: Int64
+        var progress: FileTransfer.Progress
+        var bytesPerSecond: Double?
+    }
+
+    private struct State {
+        var pending: Pending?
+        var saving: Task<Void, Never>?
+    }
+
+    private let buffer: ProgressBuffer
+    private let stopTransfer: @Sendable () async -> Void
+    private let state = Mutex(State())
+
+    init(buffer: ProgressBuffer, stopTransfer: @escaping @Sendable () async -> Void) {
+        self.buffer = buffer
+        self.stopTransfer = stopTransfer
+    }
+
+    func offer(id: Int64, _ progress: FileTransfer.Progress, bytesPerSecond: Double?) {
+        state.withLock { state in
+            state.pending = Pending(id: id, progress: progress, bytesPerSecond: bytesPerSecond)
+            if state.saving == nil {
+                state.saving = Task { await self.saveWhilePending() }
+            }
+        }
+    }
+
+    /// Returns once no save is under way.
+    func drain() async {
+        while let saving = state.withLock({ $0.saving }) {
+            await saving.value
+        }
+    }
+
+    private func saveWhilePending() async {
+        while let next = state.withLock({ state -> Pending? in
+            defer { state.pending = nil }
+            if state.pending == nil { state.saving = nil }
+            return state.pending
+        }) {
+            let underWay = try? await buffer.recordTransfer(
+                id: next.id, receivedBytes: next.progress.receivedBytes, expectedBytes: next.progress.totalBytes,
+                bytesPerSecond: next.bytesPerSecond)
+            if underWay == false { await stopTransfer() }
+        }
     }
 }
 

@@ -18,19 +18,22 @@ public struct DownloadRequest: Equatable, Sendable {
 /// What the engine reports while it works. The library never prints: callers render these.
 public enum DownloadEvent: Equatable, Sendable {
     /// The file is complete already; nothing was fetched.
-    case alreadyDownloaded(DownloadRecord)
+    case alreadyDownloaded(Download)
     /// Another process owns this download; it was left alone.
-    case ownedElsewhere(DownloadRecord)
+    case ownedElsewhere(Download)
     /// The download waits for a free slot.
-    case queued(DownloadRecord)
-    /// The transfer started; `record.receivedBytes` is what was already on disk.
-    case started(DownloadRecord)
+    case queued(Download)
+    /// The transfer started; `receivedBytes` is what was already on disk.
+    case started(Download)
     /// Bytes on disk so far (reported at most about ten times a second per download).
     case progress(id: Int64, receivedBytes: Int64, totalBytes: Int64?)
-    /// The file is whole at `record.file`.
-    case completed(DownloadRecord)
-    /// The download stopped for good; the message names the URL or file and the cause.
-    case failed(DownloadRecord, message: String)
-    /// The download stopped (cancelled task, Ctrl-C, pause); its partial file is kept.
-    case stopped(DownloadRecord)
+    /// The file is whole at `file`.
+    case completed(Download)
+    /// The download stopped for good; `failure` names the URL or file and the cause.
+    case failed(Download)
+    /// The download stopped (Ctrl-C, pause, cancel); a paused or interrupted one keeps its
+    /// partial file. Its `state` says which.
+    case stopped(Download)
+    /// The podcast's retention policy deleted this older episode's file.
+    case deletedByRetention(Download)
 }

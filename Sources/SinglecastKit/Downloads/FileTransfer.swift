@@ -91,7 +91,10 @@ public struct FileTransfer: Sendable {
         progress: @Sendable (Progress) -> Void = { _ in }
     ) async throws -> URL {
         let directory = destination.deletingLastPathComponent()
-        if let code = Self.makeDirectories(directory.path) {
+        do {
+            try await OffPool.run { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        } catch {
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO
             throw DownloadError.fileSystem("create directory", path: directory.path, errno: code, url: url)
         }
         let job = Job(
@@ -113,7 +116,7 @@ public struct FileTransfer: Sendable {
                 failure = error
             }
             if Task.isCancelled { throw CancellationError() }
-            let onDisk = Self.fileSize(job.part)
+            let onDisk = fileSize(atPath: job.part.path) ?? 0
             if onDisk > mostOnDisk {
                 mostOnDisk = onDisk
                 failures = 1
@@ -154,7 +157,7 @@ public struct FileTransfer: Sendable {
 
     private func attempt(_ job: Job, progress: @Sendable (Progress) -> Void) async throws -> Outcome {
         let url = job.url
-        let onDisk = Self.fileSize(job.part)
+        let onDisk = fileSize(atPath: job.part.path) ?? 0
         let saved = onDisk > 0 ? PartInfo.read(from: job.info) : nil
 
         var headers: [(String, String)] = []
@@ -181,8 +184,12 @@ public struct FileTransfer: Sendable {
             throw DownloadError(.htmlInsteadOfMedia(expectedType: job.announcedType), url: url)
         }
         // The part is created only once the answer is usable.
-        let fd = open(job.part.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DownloadError.fileSystem("open", path: job.part.path, errno: errno, url: url) }
+        let partPath = job.part.path
+        let fd = try await OffPool.run { () throws -> Int32 in
+            let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw DownloadError.fileSystem("open", path: partPath, errno: errno, url: url) }
+            return fd
+        }
         defer { close(fd) }
 
         var start: Int64 = 0
@@ -203,7 +210,7 @@ public struct FileTransfer: Sendable {
             let range = ContentRange(response.headers.first(name: "Content-Range"))
             if onDisk > 0, let whole = range?.total, whole == onDisk {
                 progress(Progress(receivedBytes: onDisk, totalBytes: whole))
-                return .finished(try finish(fd, job, contentType: saved?.contentType))
+                return .finished(try await finish(fd, job, contentType: saved?.contentType))
             }
             guard onDisk > 0 else {
                 Self.discard(job)
@@ -234,7 +241,8 @@ public struct FileTransfer: Sendable {
             }
             guard let buffer = next else { break }
             if Task.isCancelled { throw CancellationError() }
-            let failure = buffer.withUnsafeReadableBytes { Self.writeAll(fd, $0, at: offset) }
+            let position = offset
+            let failure = try await OffPool.run { buffer.withUnsafeReadableBytes { Self.writeAll(fd, $0, at: position) } }
             if let failure {
                 throw DownloadError.fileSystem("write to", path: job.part.path, errno: failure, url: url)
             }
@@ -253,15 +261,20 @@ public struct FileTransfer: Sendable {
             Self.discard(job)
             throw DownloadError(.oversized(received: offset, expected: total), url: url)
         }
-        return .finished(try finish(fd, job, contentType: info.contentType))
+        return .finished(try await finish(fd, job, contentType: info.contentType))
     }
 
-    /// Flushes the part to disk, renames it to its final path and flushes the directory.
-    private func finish(_ fd: Int32, _ job: Job, contentType: String?) throws -> URL {
+    /// Flushes the part to disk, renames it to its final path and flushes the directory, on
+    /// the blocking-IO threads.
+    private func finish(_ fd: Int32, _ job: Job, contentType: String?) async throws -> URL {
+        try await OffPool.run { try Self.finishBlocking(fd, job, contentType: contentType) }
+    }
+
+    private static func finishBlocking(_ fd: Int32, _ job: Job, contentType: String?) throws -> URL {
         let url = job.url
         guard fsync(fd) == 0 else { throw DownloadError.fileSystem("flush", path: job.part.path, errno: errno, url: url) }
         var final = job.destination
-        if !Self.hasExtension(final),
+        if !hasExtension(final),
             let ext = contentType.flatMap(FileNaming.fileExtension(forMIMEType:))
                 ?? job.announcedType.flatMap(FileNaming.fileExtension(forMIMEType:))
         {
@@ -321,25 +334,6 @@ public struct FileTransfer: Sendable {
         return nil
     }
 
-    /// `mkdir -p`; returns the `errno` of a failure.
-    static func makeDirectories(_ path: String) -> Int32? {
-        if mkdir(path, 0o755) == 0 { return nil }
-        let code = errno
-        var status = stat()
-        if code == EEXIST { return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
-        guard code == ENOENT else { return code }
-        let parent = (path as NSString).deletingLastPathComponent
-        guard !parent.isEmpty, parent != path else { return code }
-        if let failure = makeDirectories(parent) { return failure }
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return nil }
-        return errno
-    }
-
-    static func fileSize(_ url: URL) -> Int64 {
-        var status = stat()
-        return stat(url.path, &status) == 0 ? Int64(status.st_size) : 0
-    }
-
     /// Turns whatever a request or body read threw into a ``DownloadError`` (or `CancellationError`).
     static func translate(_ error: any Error, url: URL) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
@@ -378,21 +372,14 @@ public struct FileTransfer: Sendable {
             && ext.contains { $0.isLetter }
     }
 
-    /// `Retry-After` as a delay: seconds, or an HTTP date (past dates give zero).
+    /// `Retry-After` as a delay: seconds, or an HTTP date read as RFC 822 dates are (past
+    /// dates give zero).
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
         let value = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int64(value) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                let seconds = max(0, date.timeIntervalSince(now))
-                return .milliseconds(Int64((seconds * 1000).rounded()))
-            }
-        }
-        return nil
+        guard let date = RFC822Date.parse(value) else { return nil }
+        let seconds = max(0, date.timeIntervalSince(now))
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }
 

@@ -1,75 +1,212 @@
 import Foundation
 
+/// What happened when a process asked to own an episode's download.
+public enum DownloadClaim: Equatable, Sendable {
+    /// The caller owns the download now; it is in the waiting state.
+    case claimed(Download)
+    /// The file is already complete.
+    case alreadyDownloaded(Download)
+    /// Another live process owns it.
+    case ownedElsewhere(Download)
+
+    /// The download the claim is about.
+    public var download: Download {
+        switch self {
+        case .claimed(let download), .alreadyDownloaded(let download), .ownedElsewhere(let download): download
+        }
+    }
+}
+
 /// The progress buffer: what is done or under way, keyed by enclosure URL, kept in the
 /// library database and checked against the files in the `Episodes` folder.
+///
+/// It owns the ownership rules (claim, release, adopting a complete file, a dead owner) and
+/// applies every state change through ``DownloadLifecycle``; the library only stores.
 public struct ProgressBuffer: Sendable {
     public let library: Library
-    /// `$SINGLECAST_HOME/Episodes`.
-    public let episodesDirectory: URL
+    public let episodes: EpisodesFolder
 
-    public init(library: Library, episodesDirectory: URL) {
+    public init(library: Library, episodes: EpisodesFolder) {
         self.library = library
-        self.episodesDirectory = episodesDirectory
+        self.episodes = episodes
     }
 
     /// Brings the buffer in line with the files on disk and the processes alive:
     /// a completed entry whose file is gone is no longer downloaded (or is interrupted, if a
-    /// partial file is left); an entry left waiting or downloading by a dead process becomes
+    /// partial file is left); an entry left waiting or downloading by a dead owner becomes
     /// interrupted, keeping its partial file; a complete file counts as downloaded.
-    public func rebuild() throws {
-        try library.reconcileDownloads { record in
-            var record = record
-            let partBytes = Self.size(ofFile: FileTransfer.partURL(for: URL(fileURLWithPath: record.file)).path)
-            switch record.state {
-            case .completed where !Self.exists(record.file):
-                record.state = partBytes == nil ? .notStarted : .interrupted
-                record.receivedBytes = partBytes ?? 0
-            case .waiting, .downloading:
-                if let owner = record.ownerPID, Self.isAlive(owner) { return record }
-                record.ownerPID = nil
-                record.state = Self.exists(record.file) ? .completed : .interrupted
-                record.receivedBytes = Self.size(ofFile: record.file) ?? partBytes ?? 0
-            case .notStarted, .interrupted, .paused, .error, .cancelled:
-                if Self.exists(record.file) {
-                    record.state = .completed
-                    record.receivedBytes = Self.size(ofFile: record.file) ?? record.receivedBytes
-                } else if let partBytes, record.state != .cancelled {
-                    record.receivedBytes = partBytes
-                }
-            case .completed:
-                break
+    public func rebuild() async throws {
+        try await library.withDownloadStore { store in
+            for download in try store.all() {
+                let updated = Self.reconciled(download)
+                if updated != download { try store.update(updated) }
             }
-            return record
         }
     }
 
-    /// Makes this process the owner of the request's download, unless it is complete or
-    /// another live process owns it. A new entry gets a file name no other entry uses.
-    public func claim(_ request: DownloadRequest, processID: Int32, background: Bool = false) throws -> DownloadClaim {
-        let folder = folder(forPodcast: request.podcastTitle)
-        let candidate = DownloadRecord(
-            enclosureURL: request.enclosure.url, state: .waiting,
-            expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil }, file: "",
-            podcastTitle: request.podcastTitle, episodeTitle: request.episode.title,
-            mediaType: request.enclosure.type, background: background)
-        let name = FileNaming.safeName(
-            forTitle: request.episode.title, url: request.enclosure.location, announcedType: request.enclosure.type)
-        return try library.claimDownload(
-            candidate, processID: processID, isAlive: Self.isAlive, completeFileSize: Self.size(ofFile:),
-            chooseFile: { filesInUse in
-                let taken = Set(filesInUse.compactMap { path -> String? in
-                    let file = URL(fileURLWithPath: path)
-                    return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
-                })
-                return folder.appendingPathComponent(FileNaming.availableName(name, in: nil, avoiding: taken)).path
-            })
+    static func reconciled(_ download: Download) -> Download {
+        var download = download
+        let partBytes = fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path)
+        if DownloadLifecycle.isUnderWay(download.state) {
+            if download.owner?.isAlive == true { return download }
+            Self.apply(.interrupt, to: &download)
+        }
+        if let size = fileSize(atPath: download.file) {
+            if download.state != .completed {
+                Self.apply(.fileFound, to: &download)
+                download.receivedBytes = size
+                download.expectedBytes = size
+            }
+        } else if download.state == .completed {
+            Self.apply(partBytes == nil ? .fileLost : .fileLostKeepingPart, to: &download)
+            download.receivedBytes = partBytes ?? 0
+        } else if let partBytes, download.state != .cancelled {
+            download.receivedBytes = partBytes
+        }
+        return download
     }
 
-    // MARK: - Files and processes
+    /// Makes `owner` the owner of the request's download, unless it is complete or another
+    /// live process owns it. A new entry gets a file name no other entry uses.
+    public func claim(_ request: DownloadRequest, owner: DownloadOwner = .current, background: Bool = false) async throws
+        -> DownloadClaim
+    {
+        let folder = episodes.folder(forPodcast: request.podcastTitle)
+        let name = EpisodesFolder.fileName(for: request.episode, enclosure: request.enclosure)
+        return try await library.withDownloadStore { store in
+            if var existing = try store.download(enclosureURL: request.enclosure.url) {
+                if DownloadLifecycle.isUnderWay(existing.state), let current = existing.owner {
+                    if current == owner { return .claimed(existing) }
+                    if current.isAlive { return .ownedElsewhere(existing) }
+                }
+                let reconciled = Self.reconciled(existing)
+                if reconciled.state == .completed {
+                    if reconciled != existing { try store.update(reconciled) }
+                    return .alreadyDownloaded(reconciled)
+                }
+                existing = reconciled
+                Self.apply(.claim, to: &existing)
+                existing.owner = owner
+                existing.failure = nil
+                existing.background = background
+                existing.mediaType = request.enclosure.type ?? existing.mediaType
+                existing.episodeTitle = request.episode.title
+                try store.update(existing)
+                return .claimed(existing)
+            }
+            let taken = Set(try store.filesInUse().compactMap { path -> String? in
+                let file = URL(fileURLWithPath: path)
+                return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
+            })
+            let file = folder.appendingPathComponent(FileNaming.availableName(name, in: nil, avoiding: taken)).path
+            var candidate = Download(
+                id: 0, enclosureURL: request.enclosure.url, state: .waiting,
+                expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil }, file: file,
+                podcastTitle: request.podcastTitle, episodeTitle: request.episode.title,
+                mediaType: request.enclosure.type, owner: owner, background: background)
+            if let size = fileSize(atPath: file) {
+                candidate.state = .completed
+                candidate.owner = nil
+                candidate.receivedBytes = size
+                candidate.expectedBytes = size
+                return .alreadyDownloaded(try store.insert(candidate)!)
+            }
+            return .claimed(try store.insert(candidate)!)
+        }
+    }
 
-    /// Whether a process with this id runs.
-    public static func isAlive(_ processID: Int32) -> Bool {
-        kill(processID, 0) == 0 || errno == EPERM
+    // MARK: - The owner's records
+
+    /// Saves how far the owner's transfer has got. Returns false when the download is no
+    /// longer under way because another process paused or cancelled it: the owner should stop.
+    @discardableResult
+    public func recordTransfer(id: Int64, receivedBytes: Int64, expectedBytes: Int64?, bytesPerSecond: Double?)
+        async throws -> Bool
+    {
+        try await change(id: id, on: .transfer) { download in
+            download.receivedBytes = receivedBytes
+            download.expectedBytes = expectedBytes ?? download.expectedBytes
+            download.bytesPerSecond = bytesPerSecond
+        } != nil
+    }
+
+    /// Records a whole file at `file`, releasing the owner.
+    public func recordCompleted(id: Int64, file: String, size: Int64) async throws -> Download? {
+        try await change(id: id, on: .complete) { download in
+            download.file = file
+            download.receivedBytes = size
+            download.expectedBytes = size
+        }
+    }
+
+    /// Records a download that failed for good, releasing the owner.
+    public func recordFailed(id: Int64, failure: String) async throws -> Download? {
+        try await change(id: id, on: .fail) { download in download.failure = failure }
+    }
+
+    /// Records a download stopped before completion (`.pause`, `.cancel` or `.interrupt`),
+    /// releasing the owner; a cancelled download's partial file is removed.
+    /// Returns the download as stored, or the refusal.
+    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event) async throws
+        -> Result<Download, DownloadLifecycle.Refusal>?
+    {
+        try await library.withDownloadStore { store in
+            guard var download = try store.download(id: id) else { return nil }
+            switch DownloadLifecycle.transition(from: download.state, on: event) {
+            case .failure(let refusal):
+                return .failure(refusal)
+            case .success(let state):
+                let destination = URL(fileURLWithPath: download.file)
+                if event == .cancel { Self.removePartialFiles(for: destination) }
+                download.state = state
+                download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+                Self.release(&download)
+                try store.update(download)
+                return .success(download)
+            }
+        }
+    }
+
+    /// Counts the bytes of a stopped download's partial file (after its transfer ended).
+    public func recordPartSize(id: Int64) async throws -> Download? {
+        try await library.withDownloadStore { store in
+            guard var download = try store.download(id: id) else { return nil }
+            download.receivedBytes =
+                fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path) ?? 0
+            try store.update(download)
+            return download
+        }
+    }
+
+    /// Applies `event` to download `id` and `update` to it in one transaction; nil when there
+    /// is no such download or the lifecycle refuses the event.
+    private func change(id: Int64, on event: DownloadLifecycle.Event, _ update: @escaping @Sendable (inout Download) -> Void)
+        async throws -> Download?
+    {
+        try await library.withDownloadStore { store in
+            guard var download = try store.download(id: id),
+                case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event)
+            else { return nil }
+            download.state = state
+            update(&download)
+            if !DownloadLifecycle.isUnderWay(state) { Self.release(&download) }
+            try store.update(download)
+            return download
+        }
+    }
+
+    /// Moves `download` on `event`, which the caller knows to be allowed.
+    private static func apply(_ event: DownloadLifecycle.Event, to download: inout Download) {
+        guard case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event) else { return }
+        download.state = state
+        if !DownloadLifecycle.isUnderWay(state) { release(&download) }
+        download.updatedAt = Date()
+    }
+
+    private static func release(_ download: inout Download) {
+        download.owner = nil
+        download.bytesPerSecond = nil
+        download.updatedAt = Date()
     }
 
     /// Removes a download's partial file and what it knows about it (a cancelled download).
@@ -77,46 +214,34 @@ public struct ProgressBuffer: Sendable {
         try? FileManager.default.removeItem(at: FileTransfer.partURL(for: destination))
         try? FileManager.default.removeItem(at: FileTransfer.partInfoURL(for: destination))
     }
-
-    static func exists(_ path: String) -> Bool {
-        size(ofFile: path) != nil
-    }
-
-    static func size(ofFile path: String) -> Int64? {
-        var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(status.st_size)
-    }
-
-    /// `Episodes/<podcast title>`, the title made safe as a file name.
-    public func folder(forPodcast title: String) -> URL {
-        let name = FileNaming.safeName(forTitle: title, url: nil, announcedType: nil)
-        return episodesDirectory.appendingPathComponent(name, isDirectory: true)
-    }
 }
 
 extension ProgressBuffer {
     /// Records as downloaded the listed episodes that have no buffer entry but whose file
     /// is in the podcast's folder (a library database that was lost or replaced), and returns
     /// the entries with those downloads filled in. Costs nothing when the folder is absent.
-    public func adoptCompleteFiles(_ entries: [EpisodeEntry], podcastTitle: String) throws -> [EpisodeEntry] {
-        let folder = folder(forPodcast: podcastTitle)
+    public func adoptCompleteFiles(_ entries: [EpisodeEntry], podcastTitle: String) async throws -> [EpisodeEntry] {
+        let folder = episodes.folder(forPodcast: podcastTitle)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty else {
             return entries
         }
         let present = Set(names)
-        return try entries.map { entry in
-            guard entry.download == nil, let enclosure = entry.episode.enclosure else { return entry }
-            let name = FileNaming.safeName(forTitle: entry.episode.title, url: enclosure.location, announcedType: enclosure.type)
+        var found: [Int: Download] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard entry.download == nil, let enclosure = entry.episode.enclosure else { continue }
+            let name = EpisodesFolder.fileName(for: entry.episode, enclosure: enclosure)
             let file = folder.appendingPathComponent(name).path
-            guard present.contains(name), let size = Self.size(ofFile: file) else { return entry }
-            let record = DownloadRecord(
-                enclosureURL: enclosure.url, state: .completed, receivedBytes: size,
-                expectedBytes: size, file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title,
-                mediaType: enclosure.type)
-            var adopted = entry
-            adopted.download = try library.insertIfNew(record)
-            return adopted
+            guard present.contains(name), let size = fileSize(atPath: file) else { continue }
+            found[index] = Download(
+                id: 0, enclosureURL: enclosure.url, state: .completed, receivedBytes: size, expectedBytes: size,
+                file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title, mediaType: enclosure.type)
         }
+        guard !found.isEmpty else { return entries }
+        let adopted = try await library.withDownloadStore { [found] store in
+            try found.compactMapValues { try store.insert($0, ignoringConflicts: true) }
+        }
+        var result = entries
+        for (index, download) in adopted { result[index].download = download }
+        return result
     }
 }

@@ -3,9 +3,6 @@ import Foundation
 /// Fetches a feed over HTTP or reads it from a file, and parses it in the same pass:
 /// bytes go to the streaming parser as they arrive, never held whole.
 ///
-/// A file's episodes can be handed on in batches while the rest is parsed (`episodes:`), so
-/// that the caller can store them at the same time; the returned `Feed` then holds only the
-/// episodes parsed after the last batch.
 public struct FeedLoader: Sendable {
     /// The largest feed accepted, to bound time and memory on hostile servers.
     public static let maximumFeedSize = 512 * 1_048_576
@@ -16,15 +13,38 @@ public struct FeedLoader: Sendable {
         self.session = session
     }
 
+    /// What a conditional fetch found.
+    public enum Fetch: Sendable {
+        /// The server answered 304 Not Modified.
+        case notModified
+        /// The feed, its response's validators (with a hash of the body), and whether the body
+        /// is the same as the one ``FeedValidators/bodyHash`` describes.
+        case fetched(Feed, FeedValidators, sameBody: Bool)
+    }
+
     /// Fetches and parses the feed at `url`. The returned feed's `podcast.feedURL` is the
     /// URL to remember: the final one after permanent redirects.
     public func load(_ url: URL) async throws -> Feed {
-        let response = try await session.get(
-            url, headers: [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")])
+        guard case .fetched(let feed, _, _) = try await fetch(url, validators: nil) else {
+            throw HTTPError(.status(304), url: url)
+        }
+        return feed
+    }
+
+    /// Fetches `url` with `If-None-Match`/`If-Modified-Since` from `validators`, and parses the
+    /// body as it arrives while hashing it. The feed's `podcast.feedURL` is the URL to
+    /// remember: the final one after permanent redirects.
+    public func fetch(_ url: URL, validators: FeedValidators?) async throws -> Fetch {
+        var headers = [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")]
+        if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        let response = try await session.get(url, headers: headers)
+        if response.status == 304 { return .notModified }
         guard (200..<300).contains(response.status) else {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }
         let parser = FeedParser(baseURL: response.finalURL, source: url.absoluteString)
+        var hash = StableHash()
         var received = 0
         do {
             for try await buffer in response.body {
@@ -32,7 +52,10 @@ public struct FeedLoader: Sendable {
                 guard received <= Self.maximumFeedSize else {
                     throw HTTPError(.bodyTooLarge(Self.maximumFeedSize), url: response.finalURL)
                 }
-                try buffer.withUnsafeReadableBytes { try parser.parse($0) }
+                try buffer.withUnsafeReadableBytes { bytes in
+                    hash.mixBytes(bytes)
+                    try parser.parse(bytes)
+                }
             }
         } catch let error as FeedError {
             throw error
@@ -41,11 +64,20 @@ public struct FeedLoader: Sendable {
         }
         var feed = try parser.finish()
         feed.podcast.feedURL = response.permanentURL
-        return feed
+        let bodyHash = Int64(bitPattern: hash.value)
+        let fetched = FeedValidators(
+            etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"),
+            bodyHash: bodyHash)
+        return .fetched(feed, fetched, sameBody: validators?.bodyHash == bodyHash)
     }
 
-    /// Reads and parses the feed in the file at `file`, 64 KiB at a time.
-    public static func load(file: URL, episodes: ([Episode]) -> Void = { _ in }) throws -> Feed {
+    /// Reads and parses the feed in the file at `file`, 64 KiB at a time, on the blocking-IO
+    /// threads.
+    public static func load(file: URL) async throws -> Feed {
+        try await OffPool.run { try loadBlocking(file: file) }
+    }
+
+    private static func loadBlocking(file: URL) throws -> Feed {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: file)
@@ -63,16 +95,10 @@ public struct FeedLoader: Sendable {
             }
             guard let chunk, !chunk.isEmpty else { break }
             try chunk.withUnsafeBytes { try parser.parse($0) }
-            handOn(parser, to: episodes)
         }
         var feed = try parser.finish()
         feed.podcast.feedURL = nil
         return feed
-    }
-
-    private static func handOn(_ parser: FeedParser, to episodes: ([Episode]) -> Void) {
-        let batch = parser.takeEpisodes()
-        if !batch.isEmpty { episodes(batch) }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -2,24 +2,73 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// How an `Episode` maps to a row of the `episode` table.
+/// How an `Episode` maps to a row of the `episode` table: one declaration, ``fields``, from
+/// which the SQL, the binding, the decoding and the fingerprint are all derived. Adding a
+/// field to `Episode` means adding one line here and a migration.
 ///
 /// Rows are bound with SQLite's C API: a 20,000-item feed is saved in one pass, and GRDB's
 /// general-purpose argument conversion would cost more than the parse.
 enum EpisodeColumns {
-    static let upsertSQL = """
-        INSERT INTO episode (podcastId, identity, position, title, guid, link, published, duration,
-          description, enclosureURL, enclosureLength, enclosureType, season, episodeNumber, explicit,
-          transcriptURL, chaptersURL, fingerprint)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(podcastId, identity) DO UPDATE SET
-          fingerprint = excluded.fingerprint, position = excluded.position, title = excluded.title, guid = excluded.guid,
-          link = excluded.link, published = excluded.published, duration = excluded.duration,
-          description = excluded.description, enclosureURL = excluded.enclosureURL,
-          enclosureLength = excluded.enclosureLength, enclosureType = excluded.enclosureType,
-          season = excluded.season, episodeNumber = excluded.episodeNumber, explicit = excluded.explicit,
-          transcriptURL = excluded.transcriptURL, chaptersURL = excluded.chaptersURL
-        """
+    /// A column's value for one episode.
+    enum Value {
+        case text(String?)
+        case integer(Int64?)
+        case real(Double?)
+    }
+
+    /// One stored property of an episode: its column, how to read it from an episode, and how
+    /// to put it back from a row.
+    struct Field: Sendable {
+        let name: String
+        let value: @Sendable (Episode) -> Value
+        let read: @Sendable (inout Episode, Row) -> Void
+    }
+
+    /// Every column that holds what a feed says of an episode, in binding order.
+    static let fields: [Field] = [
+        Field(name: "title", value: { .text($0.title) }, read: { $0.title = $1["title"] }),
+        Field(name: "guid", value: { .text($0.guid) }, read: { $0.guid = $1["guid"] }),
+        Field(name: "link", value: { .text($0.link) }, read: { $0.link = $1["link"] }),
+        Field(
+            name: "published", value: { .real($0.published?.timeIntervalSince1970) },
+            read: { episode, row in
+                episode.published = (row["published"] as Double?).map(Date.init(timeIntervalSince1970:))
+            }),
+        Field(name: "duration", value: { .integer($0.duration.map(Int64.init)) }, read: { $0.duration = $1["duration"] }),
+        Field(name: "description", value: { .text($0.description) }, read: { $0.description = $1["description"] }),
+        Field(
+            name: "enclosureURL", value: { .text($0.enclosure?.url) },
+            read: { episode, row in episode.enclosure = (row["enclosureURL"] as String?).map { Enclosure(url: $0) } }),
+        Field(
+            name: "enclosureLength", value: { .integer($0.enclosure?.length) },
+            read: { episode, row in episode.enclosure?.length = row["enclosureLength"] }),
+        Field(
+            name: "enclosureType", value: { .text($0.enclosure?.type) },
+            read: { episode, row in episode.enclosure?.type = row["enclosureType"] }),
+        Field(name: "season", value: { .integer($0.season.map(Int64.init)) }, read: { $0.season = $1["season"] }),
+        Field(
+            name: "episodeNumber", value: { .integer($0.episodeNumber.map(Int64.init)) },
+            read: { $0.episodeNumber = $1["episodeNumber"] }),
+        Field(
+            name: "explicit", value: { .integer($0.explicit.map { $0 ? 1 : 0 }) },
+            read: { $0.explicit = $1["explicit"] }),
+        Field(name: "transcriptURL", value: { .text($0.transcriptURL) }, read: { $0.transcriptURL = $1["transcriptURL"] }),
+        Field(name: "chaptersURL", value: { .text($0.chaptersURL) }, read: { $0.chaptersURL = $1["chaptersURL"] }),
+    ]
+
+    /// The columns that are the library's own bookkeeping rather than the feed's content.
+    static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
+
+    static let upsertSQL: String = {
+        let names = fields.map(\.name)
+        let columns = ["podcastId", "identity", "position"] + names + ["fingerprint"]
+        let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
+        return """
+            INSERT INTO episode (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
+            """
+    }()
 
     /// Saves a feed's episodes in feed order (position 1 is the first item), batch by batch.
     /// Episodes are matched by identity; an episode whose content and position are unchanged is
@@ -31,6 +80,8 @@ enum EpisodeColumns {
         private var stored: [String: (fingerprint: Int64, position: Int?)] = [:]
         private var seen = Set<String>()
         private var position = 0
+        /// The identities of the episodes this save added, in feed order.
+        private(set) var added: [String] = []
 
         init(podcastID: Int64, db: Database) throws {
             self.db = db
@@ -49,8 +100,10 @@ enum EpisodeColumns {
                 position += 1
                 let identity = uniqueIdentity(of: episode, among: &seen)
                 let fingerprint = fingerprint(of: episode)
-                if let existing = stored[identity], existing.fingerprint == fingerprint, existing.position == position {
-                    continue
+                if let existing = stored[identity] {
+                    if existing.fingerprint == fingerprint, existing.position == position { continue }
+                } else {
+                    added.append(identity)
                 }
                 try EpisodeColumns.upsert(
                     episode, podcastID: podcastID, identity: identity, position: position, fingerprint: fingerprint,
@@ -81,43 +134,18 @@ enum EpisodeColumns {
         return identity
     }
 
-    /// A stable 64-bit hash of everything stored for an episode (Swift's `Hasher` is seeded
-    /// per process, so it cannot be stored): FNV-1a over 8-byte words of each field.
+    /// A stable 64-bit hash of every field (Swift's `Hasher` is seeded per process, so it
+    /// cannot be stored).
     static func fingerprint(of episode: Episode) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ word: UInt64) {
-            hash = (hash ^ word) &* 0x100_0000_01b3
-            hash ^= hash >> 29
-        }
-        func mix(_ text: String?) {
-            guard var text else { return mix(UInt64.max) }
-            text.withUTF8 { bytes in
-                var offset = 0
-                while offset + 8 <= bytes.count {
-                    mix(UInt64(littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-                    offset += 8
-                }
-                var tail: UInt64 = 0
-                for byte in bytes[offset...] { tail = tail << 8 | UInt64(byte) }
-                mix(tail)
-                mix(UInt64(bytes.count))
+        var hash = StableHash()
+        for field in fields {
+            switch field.value(episode) {
+            case .text(let text): hash.mix(text)
+            case .integer(let number): hash.mix(number.map { UInt64(bitPattern: $0) })
+            case .real(let number): hash.mix(number.map(\.bitPattern))
             }
         }
-        mix(episode.title)
-        mix(episode.guid)
-        mix(episode.link)
-        mix(episode.published.map { UInt64(bitPattern: Int64($0.timeIntervalSince1970 * 1000)) } ?? .max)
-        mix(episode.duration.map { UInt64(bitPattern: Int64($0)) } ?? .max)
-        mix(episode.description)
-        mix(episode.enclosure?.url)
-        mix(episode.enclosure?.length.map { UInt64(bitPattern: $0) } ?? .max)
-        mix(episode.enclosure?.type)
-        mix(episode.season.map { UInt64(bitPattern: Int64($0)) } ?? .max)
-        mix(episode.episodeNumber.map { UInt64(bitPattern: Int64($0)) } ?? .max)
-        mix(episode.explicit.map { $0 ? 1 : 0 } ?? .max)
-        mix(episode.transcriptURL)
-        mix(episode.chaptersURL)
-        return Int64(bitPattern: hash)
+        return Int64(bitPattern: hash.value)
     }
 
     /// Runs the upsert statement for one episode.
@@ -127,40 +155,22 @@ enum EpisodeColumns {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var binder = Binder(handle: handle)
-        binder.bind(podcastID)
-        binder.bind(identity)
-        binder.bind(Int64(position))
-        binder.bind(episode.title)
-        binder.bind(episode.guid)
-        binder.bind(episode.link)
-        binder.bind(episode.published?.timeIntervalSince1970)
-        binder.bind(episode.duration.map(Int64.init))
-        binder.bind(episode.description)
-        binder.bind(episode.enclosure?.url)
-        binder.bind(episode.enclosure?.length)
-        binder.bind(episode.enclosure?.type)
-        binder.bind(episode.season.map(Int64.init))
-        binder.bind(episode.episodeNumber.map(Int64.init))
-        binder.bind(episode.explicit.map { $0 ? Int64(1) : Int64(0) })
-        binder.bind(episode.transcriptURL)
-        binder.bind(episode.chaptersURL)
-        binder.bind(fingerprint)
+        binder.bind(.integer(podcastID))
+        binder.bind(.text(identity))
+        binder.bind(.integer(Int64(position)))
+        for field in fields { binder.bind(field.value(episode)) }
+        binder.bind(.integer(fingerprint))
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }
     }
 
+    /// The episode a row of the `episode` table holds.
     static func episode(from row: Row) -> Episode {
-        let enclosureURL: String? = row["enclosureURL"]
-        let enclosure = enclosureURL.map { Enclosure(url: $0, length: row["enclosureLength"], type: row["enclosureType"]) }
-        let published: Double? = row["published"]
-        return Episode(
-            title: row["title"], guid: row["guid"], link: row["link"],
-            published: published.map(Date.init(timeIntervalSince1970:)), duration: row["duration"],
-            description: row["description"], enclosure: enclosure, season: row["season"],
-            episodeNumber: row["episodeNumber"], explicit: row["explicit"],
-            transcriptURL: row["transcriptURL"], chaptersURL: row["chaptersURL"])
+        var episode = Episode(title: "")
+        for field in fields { field.read(&episode, row) }
+        return episode
     }
 
     /// Binds values to consecutive parameters, nil as NULL.
@@ -171,23 +181,48 @@ enum EpisodeColumns {
         /// SQLite copies the bytes before the call returns.
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-        mutating func bind(_ value: String?) {
-            if let value {
-                sqlite3_bind_text(handle, index, value, -1, Self.transient)
-            } else {
-                sqlite3_bind_null(handle, index)
+        mutating func bind(_ value: Value) {
+            switch value {
+            case .text(let text?): sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            case .integer(let number?): sqlite3_bind_int64(handle, index, number)
+            case .real(let number?): sqlite3_bind_double(handle, index, number)
+            case .text(nil), .integer(nil), .real(nil): sqlite3_bind_null(handle, index)
             }
             index += 1
         }
+    }
+}
 
-        mutating func bind(_ value: Int64?) {
-            if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
-            index += 1
-        }
+/// FNV-1a over 8-byte words, for hashes that are stored and compared across runs.
+struct StableHash {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-        mutating func bind(_ value: Double?) {
-            if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
-            index += 1
+    mutating func mix(_ word: UInt64?) {
+        let word = word ?? .max
+        value = (value ^ word) &* 0x100_0000_01b3
+        value ^= value >> 29
+    }
+
+    mutating func mix(_ text: String?) {
+        guard var text else { return mix(nil as UInt64?) }
+        text.withUTF8 { mix(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Mixes a run of bytes so that the result does not depend on how a stream of them is cut
+    /// into runs (for a body that arrives in chunks of any size): byte by byte.
+    mutating func mixBytes(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+
+    private mutating func mix(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
         }
+        var tail: UInt64 = 0
+        for byte in bytes[offset...] { tail = tail << 8 | UInt64(byte) }
+        mix(tail)
+        mix(UInt64(bytes.count))
     }
 }

@@ -1,19 +1,27 @@
 import Foundation
 import GRDB
 
-/// The library database: search results, podcasts, episodes and the progress buffer.
+/// The library database: search results, podcasts, episodes, subscriptions and the durable
+/// side of the progress buffer.
 ///
-/// A `Sendable` value over a GRDB writer; the schema is migrated when it opens.
+/// A `Sendable` value over a GRDB writer; the schema is migrated when it opens. Every call is
+/// `async` and runs on GRDB's own threads, never on the threads that run Swift tasks. The
+/// library stores and loads; the rules of downloads and updates live with their owners.
 public struct Library: Sendable {
     let writer: any DatabaseWriter
+    /// The folder of the database file; nil for a library in memory.
+    public let directory: URL?
 
     /// Opens (creating if needed) `library.sqlite` in `directory`.
-    public init(directory: URL) throws {
+    public static func open(directory: URL) async throws -> Library {
+        try await OffPool.run { try Library(directory: directory) }
+    }
+
+    private init(directory: URL) throws {
         let path = directory.appendingPathComponent("library.sqlite").path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var configuration = Configuration()
-            configuration.journalMode = .wal
             // Several singlecast processes may share one library.
             configuration.busyMode = .timeout(15)
             // In WAL mode, NORMAL never corrupts the database and survives a crashed or killed
@@ -25,7 +33,8 @@ public struct Library: Sendable {
                 // its pages are not written to the log again and again as they are evicted.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
-            try self.init(writer: DatabaseQueue(path: path, configuration: configuration))
+            // A pool: reads run on connections of their own and never wait for a writer.
+            try self.init(writer: DatabasePool(path: path, configuration: configuration), directory: directory)
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -35,58 +44,75 @@ public struct Library: Sendable {
 
     /// A library that lives in memory only, for tests.
     public static func inMemory() throws -> Library {
-        try Library(writer: DatabaseQueue())
+        try Library(writer: DatabaseQueue(), directory: nil)
     }
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, directory: URL?) throws {
         self.writer = writer
+        self.directory = directory
         try Self.migrator.migrate(writer)
     }
 
     // MARK: - Search results
 
     /// Replaces the remembered search results with `results`.
-    public func replaceSearchResults(_ results: [SearchResult]) throws {
-        try writer.write { db in
+    public func replaceSearchResults(_ results: [SearchResult]) async throws {
+        try await writer.write { db in
             try SearchResult.deleteAll(db)
             for result in results { try result.insert(db) }
         }
     }
 
     /// The result numbered `number` of the last search.
-    public func searchResult(number: Int) throws -> SearchResult {
-        try writer.read { db in
+    public func searchResult(number: Int) async throws -> SearchResult {
+        try await writer.read { db in
             if let result = try SearchResult.fetchOne(db, key: number) { return result }
             throw LibraryError.noSuchSearchResult(number: number, count: try SearchResult.fetchCount(db))
         }
     }
 
-    // MARK: - Podcasts and episodes
+    // MARK: - Saving feeds
 
-    /// Saves a parsed feed under `feedKey`; see ``saveFeed(feedKey:from:)``.
-    @discardableResult
-    public func saveFeed(_ feed: Feed, feedKey: String) throws -> SavedFeed {
-        let stream = EpisodeStream()
-        stream.finish(feed)
-        return try saveFeed(feedKey: feedKey, from: stream)
+    /// What a save does besides storing the feed's episodes.
+    public struct SaveOptions: Sendable {
+        /// Which of the episodes the save adds are marked new.
+        public enum NewEpisodes: Sendable {
+            case none
+            /// Every episode the save adds.
+            case added
+            /// Only the most recent of the podcast's episodes, when the save adds any (a
+            /// subscription's first fetch).
+            case mostRecent
+        }
+
+        /// Make the podcast the current one (which episode numbers refer to).
+        public var makeCurrent = true
+        public var newEpisodes = NewEpisodes.none
+        /// The podcast to save into, when it is known already (an update whose feed moved).
+        public var podcastID: Int64?
+        /// The response's validators and body hash, remembered for the next conditional fetch.
+        public var validators: FeedValidators?
+
+        public init() {}
     }
 
-    /// Saves a feed under `feedKey` as its episodes arrive from `stream`, in one transaction:
-    /// episodes are updated by identity (never duplicated, unchanged ones left untouched), and
-    /// the podcast becomes the current one. Nothing is stored when the stream fails.
-    /// Blocks until the stream ends; returns the stored podcast and its episodes in feed order.
+    /// Saves a parsed feed under `feedKey` in one short transaction: episodes are updated by
+    /// identity (never duplicated, unchanged ones left untouched), episodes gone from the feed
+    /// keep their rows (and their files). Returns the stored podcast and its episodes in feed
+    /// order.
     ///
     /// The new pages stay in SQLite's write-ahead log when the transaction commits: copying
     /// them into the database file (tens of megabytes for a large feed) is left to
     /// ``checkpoint()``, which a caller can run while it does other work, or else to closing
     /// the library.
-    public func saveFeed(feedKey: String, from stream: EpisodeStream) throws -> SavedFeed {
-        try writer.writeWithoutTransaction { db in
+    @discardableResult
+    public func saveFeed(_ feed: Feed, feedKey: String, options: SaveOptions = SaveOptions()) async throws -> SavedFeed {
+        try await writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             defer { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)") }
             var saved: SavedFeed?
             try db.inTransaction {
-                saved = try Self.saveFeed(feedKey: feedKey, from: stream, db: db)
+                saved = try Self.save(feed, feedKey: feedKey, options: options, db: db)
                 return .commit
             }
             return saved!
@@ -97,42 +123,36 @@ public struct Library: Sendable {
     private static let autocheckpointPages = 1000
 
     /// Copies the pages that saves left in SQLite's write-ahead log into the database file and
-    /// empties the log, on a thread of its own (after a large feed, a few tens of milliseconds
-    /// the caller can spend printing). It cannot fail a command: a checkpoint that another
-    /// process's writing keeps from running is done by a later one, or when the library closes.
+    /// empties the log. It cannot fail a command: a checkpoint that another process's writing
+    /// keeps from running is done by a later one, or when the library closes.
     public func checkpoint() async {
-        let writer = self.writer
-        try? await Self.onOwnThread {
-            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-        }
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
-    private static func saveFeed(feedKey: String, from stream: EpisodeStream, db: Database) throws -> SavedFeed {
-        try db.execute(
-            sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
-            arguments: [feedKey])
-        let podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
-        var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
-        // The listing is built batch by batch too, so that it is ready when the last one is stored.
-        let downloads = try Self.downloadsByEnclosureURL(db)
-        var entries: [EpisodeEntry] = []
-        var finished: Feed?
-        while finished == nil {
-            let batch: [Episode]
-            switch try stream.next() {
-            case .episodes(let episodes):
-                batch = episodes
-            case .finished(let feed):
-                batch = feed.episodes
-                finished = feed
-            }
-            try saver.save(batch)
-            for episode in batch {
-                entries.append(Self.entry(number: entries.count + 1, episode: episode, downloads: downloads))
-            }
+    private static func save(_ feed: Feed, feedKey: String, options: SaveOptions, db: Database) throws -> SavedFeed {
+        let podcastID: Int64
+        if let id = options.podcastID {
+            podcastID = id
+            try db.execute(sql: "UPDATE podcast SET feedKey = ? WHERE id = ?", arguments: [feedKey, id])
+        } else {
+            try db.execute(
+                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
+                arguments: [feedKey])
+            podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
         }
+        var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
+        try saver.save(feed.episodes)
         try saver.finish()
-        let podcast = finished!.podcast
+        switch options.newEpisodes {
+        case .added:
+            let markNew = try db.cachedStatement(sql: "UPDATE episode SET isNew = 1 WHERE podcastId = ? AND identity = ?")
+            for identity in saver.added { try markNew.execute(arguments: [podcastID, identity]) }
+        case .mostRecent where !saver.added.isEmpty:
+            try markMostRecentNew(podcastID: podcastID, db: db)
+        case .mostRecent, .none:
+            break
+        }
+        let podcast = feed.podcast
         try db.execute(
             sql: """
                 UPDATE podcast SET title = ?, link = ?, description = ?, author = ?, imageURL = ?,
@@ -142,93 +162,93 @@ public struct Library: Sendable {
                 podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
                 podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
             ])
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)",
-            arguments: [podcastID])
+        if let validators = options.validators {
+            try validators.store(podcastID: podcastID, db: db)
+        }
+        if options.makeCurrent {
+            try setCurrentPodcast(podcastID, db: db)
+        }
         return SavedFeed(
-            podcast: try Self.podcast(db, where: "id = ?", podcastID)!, episodes: entries,
-            warnings: finished!.warnings)
+            podcast: try Self.podcast(db, id: podcastID)!, episodes: try Self.episodes(db, podcastID: podcastID),
+            addedCount: saver.added.count, warnings: feed.warnings)
     }
 
-    /// Parses and saves a feed at the same time: `parse` runs here and hands batches of episodes
-    /// to its argument, while they are stored on a thread of their own. Nothing is stored when
-    /// `parse` throws.
-    public func saveFeed(
-        feedKey: String, parsing parse: (_ handOn: @escaping @Sendable ([Episode]) -> Void) async throws -> Feed
-    ) async throws -> SavedFeed {
-        let stream = EpisodeStream()
-        let library = self
-        async let saved = Self.onOwnThread { try library.saveFeed(feedKey: feedKey, from: stream) }
-        do {
-            stream.finish(try await parse { stream.send($0) })
-        } catch {
-            stream.fail(error)
-            _ = try? await saved
-            throw error
-        }
-        return try await saved
-    }
-
-    /// Runs `body` on a new thread (it blocks on the episode stream, which must not tie up
-    /// one of the few threads that run tasks).
-    private static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
+    // MARK: - Podcasts and episodes
 
     /// The podcast listed last, which episode numbers refer to.
-    public func currentPodcast() throws -> StoredPodcast? {
-        try writer.read { db in
+    public func currentPodcast() async throws -> StoredPodcast? {
+        try await writer.read { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'currentPodcast'") else {
                 return nil
             }
-            return try Self.podcast(db, where: "id = ?", id)
+            return try Self.podcast(db, id: id)
         }
+    }
+
+    /// Makes a stored podcast the current one.
+    public func setCurrentPodcast(id: Int64) async throws {
+        try await writer.write { db in try Self.setCurrentPodcast(id, db: db) }
     }
 
     /// The podcast stored under `feedKey`, if any.
-    public func podcast(feedKey: String) throws -> StoredPodcast? {
-        try writer.read { db in try Self.podcast(db, where: "feedKey = ?", feedKey) }
+    public func podcast(feedKey: String) async throws -> StoredPodcast? {
+        try await writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])
+                .flatMap { try Self.podcast(db, id: $0) }
+        }
+    }
+
+    /// The podcast with the row id `id`, if any.
+    public func podcast(id: Int64) async throws -> StoredPodcast? {
+        try await writer.read { db in try Self.podcast(db, id: id) }
     }
 
     /// The episodes of a podcast in feed order, each with its progress-buffer entry.
-    public func episodes(podcastID: Int64) throws -> [EpisodeEntry] {
-        try writer.read { db in
-            let downloads = try Self.downloadsByEnclosureURL(db)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT * FROM episode WHERE podcastId = ? AND position IS NOT NULL ORDER BY position",
-                arguments: [podcastID])
-            var entries: [EpisodeEntry] = []
-            while let row = try rows.next() {
-                entries.append(
-                    Self.entry(number: row["position"], episode: EpisodeColumns.episode(from: row), downloads: downloads))
-            }
-            return entries
-        }
+    public func episodes(podcastID: Int64) async throws -> [EpisodeEntry] {
+        try await writer.read { db in try Self.episodes(db, podcastID: podcastID) }
     }
 
     // MARK: - Helpers
 
-    private static func podcast(_ db: Database, where condition: String, _ value: any DatabaseValueConvertible) throws -> StoredPodcast? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM podcast WHERE \(condition)", arguments: [value]) else {
-            return nil
-        }
+    private static func setCurrentPodcast(_ id: Int64, db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)", arguments: [id])
+    }
+
+    static func podcast(_ db: Database, id: Int64) throws -> StoredPodcast? {
+        try Row.fetchOne(db, sql: "SELECT * FROM podcast WHERE id = ?", arguments: [id]).map(storedPodcast(from:))
+    }
+
+    static func storedPodcast(from row: Row) -> StoredPodcast {
         let feedKey: String = row["feedKey"]
         let podcast = Podcast(
             title: row["title"], link: url(row["link"]), description: row["description"],
             author: row["author"], imageURL: url(row["imageURL"]),
             feedURL: feedKey.hasPrefix("file:") ? nil : URL(string: feedKey),
             newFeedURL: url(row["newFeedURL"]))
-        return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast)
+        return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row))
     }
 
-    private static func entry(number: Int, episode: Episode, downloads: [String: DownloadRecord]) -> EpisodeEntry {
-        EpisodeEntry(number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] })
+    static func episodes(_ db: Database, podcastID: Int64) throws -> [EpisodeEntry] {
+        let downloads = try downloadsByEnclosureURL(db)
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT * FROM episode WHERE podcastId = ? AND position IS NOT NULL ORDER BY position",
+            arguments: [podcastID])
+        var entries: [EpisodeEntry] = []
+        while let row = try rows.next() {
+            entries.append(entry(from: row, number: row["position"], downloads: downloads))
+        }
+        return entries
     }
 
-    private static func downloadsByEnclosureURL(_ db: Database) throws -> [String: DownloadRecord] {
-        Dictionary(try DownloadRecord.fetchAll(db).map { ($0.enclosureURL, $0) }) { first, _ in first }
+    static func entry(from row: Row, number: Int, downloads: [String: Download]) -> EpisodeEntry {
+        let episode = EpisodeColumns.episode(from: row)
+        return EpisodeEntry(
+            id: row["id"], number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
+            isNew: row["isNew"], isDeleted: row["isDeleted"])
+    }
+
+    static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {
+        Dictionary(try DownloadRow.fetchAll(db).map { ($0.enclosureURL, $0.download) }) { first, _ in first }
     }
 
     static func url(_ text: String?) -> URL? {

@@ -76,6 +76,31 @@ extension Library {
             // index only slowed each episode insert.
             try db.execute(sql: "DROP INDEX IF EXISTS episode_on_podcastId")
         }
+        migrator.registerMigration("v3") { db in
+            // Subscriptions: the policy, the validators of the last fetch and how it went.
+            try db.alter(table: "podcast") { t in
+                t.add(column: "subscribedAt", .datetime)
+                t.add(column: "keepEpisodes", .integer)
+                t.add(column: "autoDownload", .text).notNull().defaults(to: "none")
+                t.add(column: "etag", .text)
+                t.add(column: "lastModified", .text)
+                t.add(column: "bodyHash", .integer)
+                t.add(column: "updateStatus", .text)
+                t.add(column: "updateDetail", .text)
+                t.add(column: "updatedAt", .datetime)
+                t.add(column: "lastSuccessAt", .datetime)
+            }
+            try db.alter(table: "episode") { t in
+                t.add(column: "isNew", .boolean).notNull().defaults(to: false)
+                t.add(column: "isDeleted", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "episode_on_isNew", on: "episode", columns: ["isNew"], condition: Column("isNew") == true)
+            try db.create(index: "episode_on_enclosureURL", on: "episode", columns: ["enclosureURL"])
+            // A download's owner is its process id and the process's start time.
+            try db.alter(table: "download") { t in
+                t.add(column: "ownerStartTime", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -29,7 +29,7 @@ extension Singlecast {
         }
 
         func run() async throws {
-            _ = try global.openLibrary()
+            _ = try await global.openLibrary()
             var configuration = DownloadDaemon.Configuration(libraryDirectory: global.libraryDirectory)
             configuration.jobs = jobs
             configuration.onComplete = onComplete

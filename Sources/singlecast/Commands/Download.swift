@@ -5,26 +5,30 @@ import SinglecastKit
 extension Singlecast {
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Download episodes of the current podcast into the Episodes folder.",
+            abstract: "Download episodes of the current podcast (or the new ones) into the Episodes folder.",
             discussion: """
-                Episodes are numbered as `singlecast episodes` lists them. Finished files are \
-                never fetched again; interrupted ones resume from the bytes on disk. Ctrl-C \
-                stops the transfers and keeps what has arrived (exit 130).
+                Episodes are numbered as `singlecast episodes` lists them; with --new, as \
+                `singlecast new` lists them. Finished files are never fetched again; interrupted \
+                ones resume from the bytes on disk. Ctrl-C stops the transfers and keeps what \
+                has arrived (exit 130).
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "Episode numbers or ranges, such as 3 5 7 or 1-10.")
-        var episodes: [String]
+        @Argument(help: "Episode numbers or ranges, such as 3 5 7 or 1-10 (with --new: numbers from `singlecast new`, or none for all).")
+        var episodes: [String] = []
 
-        @Option(help: "Take the episodes from this feed (search result number, URL or file) instead of the current podcast.")
+        @Option(help: "Take the episodes from this feed (search result number, @N, URL, file or title) instead of the current podcast.")
         var feed: String?
+
+        @Flag(help: "Download the new episodes of the subscriptions.")
+        var new = false
 
         @Option(help: "How many downloads run at once (default 3; with --background, the daemon's limit).")
         var jobs: Int?
 
-        @Flag(help: "Print one JSON object per event.")
+        @Flag(help: "Print JSON: one object per event (with --background, the claims).")
         var json = false
 
         @Flag(help: "Hand the episodes to the background daemon (started if needed) and return at once.")
@@ -32,65 +36,113 @@ extension Singlecast {
 
         func validate() throws {
             _ = try EpisodeNumbers.parse(episodes)
+            if episodes.isEmpty && !new { throw ValidationError("Give episode numbers, or --new.") }
+            if new && feed != nil { throw ValidationError("--new and --feed do not go together.") }
             if let jobs, !(1...32).contains(jobs) {
                 throw ValidationError("--jobs must be between 1 and 32, not \(jobs).")
             }
         }
 
         func run() async throws {
-            let library = try global.openLibrary()
-            let buffer = try global.progressBuffer(library)
-            let stored: StoredPodcast
-            if let feed {
-                stored = try await FeedArgument(feed).load(library: library, global: global).podcast
+            let library = try await global.openLibrary()
+            let buffer = try await global.progressBuffer(library)
+            let numbers = try EpisodeNumbers.parse(episodes)
+            let requests: [DownloadRequest]
+            if new {
+                requests = try await NewEpisodeSelection.requests(numbers: numbers, library: library)
             } else {
-                guard let current = try library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
-                stored = current
-            }
-            let requests = try DownloadRequests.make(
-                numbers: EpisodeNumbers.parse(episodes), podcast: stored, library: library)
-            if background {
-                let reply = try global.daemonClient.sendStartingDaemon(
-                    ControlRequest(command: .enqueue, downloads: requests.map(ControlRequest.Item.init), jobs: jobs),
-                    executable: global.executablePath)
-                if json {
-                    try printJSON((reply.downloads ?? []).map(DownloadJSON.init))
-                } else {
-                    for message in reply.messages ?? [] { print(message) }
+                let saved = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
+                    let resolver = FeedResolver(library: library, session: session)
+                    if let feed { return try await resolver.load(FeedReference(feed)) }
+                    guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
+                    return try await resolver.stored(current)
                 }
-                return
+                requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: saved.episodes)
             }
-
-            let renderer = ProgressRenderer(mode: json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines))
-            let outcome = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
-                let engine = DownloadEngine(
-                    buffer: buffer, transfer: FileTransfer(session: session),
-                    maximumConcurrentDownloads: jobs ?? 3, events: renderer.handle)
-                return try await SignalGuard.run(onSignal: { await engine.stopAll() }) {
-                    try await engine.enqueue(requests)
-                    await engine.waitUntilIdle()
-                }
-            }
-            renderer.finish()
-            if outcome.interrupted { throw ExitCode(130) }
-            if renderer.failureCount > 0 { throw ExitCode.failure }
+            try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
+                .start(requests, buffer: buffer)
         }
     }
 }
 
-/// Turns episode numbers into download requests, checking them all before anything starts.
-enum DownloadRequests {
-    static func make(numbers: [Int], podcast: StoredPodcast, library: Library) throws -> [DownloadRequest] {
-        let entries = try library.episodes(podcastID: podcast.id)
-        return try numbers.map { number in
-            guard entries.indices.contains(number - 1) else {
-                throw LibraryError.noSuchEpisode(number: number, podcast: podcast.podcast.title, count: entries.count)
+/// Runs download requests in the foreground with live progress, or hands them to the daemon.
+struct DownloadRun {
+    var global: GlobalOptions
+    var jobs: Int?
+    var json: Bool
+    var background: Bool
+
+    func start(_ requests: [DownloadRequest], buffer: ProgressBuffer) async throws {
+        if background {
+            let reply = try await global.daemonClient.sendStartingDaemon(
+                ControlRequest(command: .enqueue, downloads: requests, jobs: jobs), executable: global.executablePath)
+            if json {
+                try printJSON(reply.enqueueClaims.map(ClaimJSON.init))
+            } else {
+                for claim in reply.enqueueClaims { print(Words.claim(claim)) }
             }
-            let episode = entries[number - 1].episode
-            guard let enclosure = episode.enclosure else {
-                throw ValidationError("Episode \(number) (\(episode.title)) has no audio file to download.")
-            }
-            return DownloadRequest(podcastTitle: podcast.podcast.title, episode: episode, enclosure: enclosure)
+            return
         }
+        let renderer = ProgressRenderer(mode: json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines))
+        let outcome = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
+            let engine = DownloadEngine(
+                buffer: buffer, transfer: FileTransfer(session: session),
+                maximumConcurrentDownloads: jobs ?? 3, events: renderer.handle)
+            return try await SignalGuard.run(onSignal: { await engine.stopAll() }) {
+                try await engine.enqueue(requests)
+                await engine.waitUntilIdle()
+            }
+        }
+        renderer.finish()
+        if outcome.interrupted { throw ExitCode(130) }
+        if renderer.failureCount > 0 { throw ExitCode.failure }
+    }
+}
+
+/// The new episodes as `singlecast new` numbers them, turned into download requests.
+enum NewEpisodeSelection {
+    /// The episodes numbered (all of them when `numbers` is empty) that have audio.
+    static func requests(numbers: [Int], library: Library) async throws -> [DownloadRequest] {
+        let listed = try await library.newEpisodes()
+        let chosen: [NewEpisode]
+        if numbers.isEmpty {
+            chosen = listed.filter { $0.entry.episode.enclosure != nil }
+        } else {
+            chosen = try numbers.map { number in
+                guard listed.indices.contains(number - 1) else {
+                    throw NewEpisodeError(number: number, count: listed.count)
+                }
+                return listed[number - 1]
+            }
+        }
+        return try chosen.map { item in
+            guard let enclosure = item.entry.episode.enclosure else {
+                throw LibraryError.episodeWithoutAudio(number: item.entry.number, title: item.entry.episode.title)
+            }
+            return DownloadRequest(podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure)
+        }
+    }
+}
+
+struct NewEpisodeError: LocalizedError {
+    var number: Int
+    var count: Int
+    var errorDescription: String? {
+        "there is no new episode \(number): \(count) episode\(count == 1 ? " is" : "s are") new"
+    }
+}
+
+/// The `--json` shape of a claim.
+struct ClaimJSON: Encodable {
+    var outcome: String
+    var download: DownloadJSON
+
+    init(_ claim: DownloadClaim) {
+        switch claim {
+        case .claimed: outcome = "queued"
+        case .alreadyDownloaded: outcome = "already-downloaded"
+        case .ownedElsewhere: outcome = "owned-elsewhere"
+        }
+        download = DownloadJSON(claim.download)
     }
 }

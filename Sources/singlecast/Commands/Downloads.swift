@@ -22,10 +22,10 @@ extension Singlecast {
         }
 
         func run() async throws {
-            let library = try global.openLibrary()
-            _ = try global.progressBuffer(library)
+            let library = try await global.openLibrary()
+            _ = try await global.progressBuffer(library)
             guard watch else {
-                let downloads = try library.downloads()
+                let downloads = try await library.downloads()
                 if json {
                     try printJSON(downloads.map(DownloadJSON.init))
                 } else {
@@ -38,7 +38,7 @@ extension Singlecast {
             _ = try await SignalGuard.run(onSignal: { stop.set() }) {
                 var linesOnScreen = 0
                 while !stop.isSet {
-                    let text = DownloadTable.render(try library.downloads())
+                    let text = DownloadTable.render(try await library.downloads())
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
                         printNow(clear + text)
@@ -66,8 +66,8 @@ struct DownloadJSON: Encodable {
     var file: String
     var message: String?
 
-    init(_ record: DownloadRecord) {
-        id = record.id ?? 0
+    init(_ record: SinglecastKit.Download) {
+        id = record.id
         podcast = record.podcastTitle
         title = record.episodeTitle
         url = record.enclosureURL
@@ -76,18 +76,18 @@ struct DownloadJSON: Encodable {
         expectedBytes = record.expectedBytes
         progress = record.fractionCompleted
         file = record.file
-        message = record.message
+        message = record.failure
     }
 }
 
 /// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
-    static func render(_ downloads: [DownloadRecord]) -> String {
+    static func render(_ downloads: [SinglecastKit.Download]) -> String {
         var table = TextTable(
             headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"], rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             table.rows.append([
-                String(record.id ?? 0),
+                String(record.id),
                 record.state.rawValue,
                 record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
                 bytes(record.receivedBytes, of: record.expectedBytes),

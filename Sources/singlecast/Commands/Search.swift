@@ -36,14 +36,14 @@ extension Singlecast {
         }
 
         func run() async throws {
-            let library = try global.openLibrary()
+            let library = try await global.openLibrary()
             let baseURL = global.environment["SINGLECAST_ITUNES_URL"].flatMap(URL.init(string:))
                 ?? PodcastSearch.defaultBaseURL
             let results = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                 try await PodcastSearch(session: session, baseURL: baseURL)
                     .search(term: term.joined(separator: " "), limit: limit, country: country?.lowercased())
             }
-            try library.replaceSearchResults(results)
+            try await library.replaceSearchResults(results)
             if json {
                 try printJSON(results.map(SearchResultJSON.init))
             } else if results.isEmpty {

@@ -12,13 +12,13 @@ struct GlobalOptions: ParsableArguments {
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     /// Sets up logging and returns the library in the configured folder.
-    func openLibrary() throws -> Library {
+    func openLibrary() async throws -> Library {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = verbose ? .debug : .warning
             return handler
         }
-        return try Library(directory: libraryDirectory)
+        return try await Library.open(directory: libraryDirectory)
     }
 
     /// The HTTP configuration: defaults, with `SINGLECAST_TIMEOUT` (seconds) as the read timeout.
@@ -62,11 +62,9 @@ extension GlobalOptions {
     }
 
     /// The progress buffer of `library`, rebuilt from the files on disk.
-    func progressBuffer(_ library: Library) throws -> ProgressBuffer {
-        let buffer = ProgressBuffer(
-            library: library,
-            episodesDirectory: libraryDirectory.appendingPathComponent("Episodes"))
-        try buffer.rebuild()
+    func progressBuffer(_ library: Library) async throws -> ProgressBuffer {
+        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: libraryDirectory))
+        try await buffer.rebuild()
         return buffer
     }
 }

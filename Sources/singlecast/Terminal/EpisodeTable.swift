@@ -19,7 +19,7 @@ enum EpisodeTable {
     }
 
     /// `done`, `42%`, `paused 42%`, `error`, or `-` when never asked for.
-    static func stateCell(_ download: DownloadRecord?) -> String {
+    static func stateCell(_ download: Download?) -> String {
         guard let download else { return "-" }
         let percent = download.fractionCompleted.map { "\(Int($0 * 100))%" }
         switch download.state {

@@ -19,30 +19,26 @@ enum JSONEventLine {
     static func write(_ event: DownloadEvent) {
         let line: Line
         switch event {
-        case .alreadyDownloaded(let record): line = make("already-downloaded", record)
-        case .ownedElsewhere(let record): line = make("owned-elsewhere", record)
-        case .queued(let record): line = make("queued", record)
-        case .started(let record): line = make("started", record)
-        case .completed(let record): line = make("completed", record)
-        case .stopped(let record): line = make("stopped", record)
-        case .failed(let record, let message):
-            var failed = make("failed", record)
-            failed.message = message
-            line = failed
+        case .alreadyDownloaded(let download): line = make("already-downloaded", download)
+        case .ownedElsewhere(let download): line = make("owned-elsewhere", download)
+        case .queued(let download): line = make("queued", download)
+        case .started(let download): line = make("started", download)
+        case .completed(let download): line = make("completed", download)
+        case .stopped(let download): line = make("stopped", download)
+        case .failed(let download): line = make("failed", download)
+        case .deletedByRetention(let download): line = make("deleted-by-retention", download)
         case .progress(let id, let received, let total):
             line = Line(event: "progress", id: id, receivedBytes: received, totalBytes: total)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(line) else { return }
+        guard var data = try? JSONStyle.lines.encode(line) else { return }
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
     }
 
-    private static func make(_ name: String, _ record: DownloadRecord) -> Line {
+    private static func make(_ name: String, _ download: Download) -> Line {
         Line(
-            event: name, id: record.id, title: record.episodeTitle, url: record.enclosureURL,
-            state: record.state, receivedBytes: record.receivedBytes, totalBytes: record.expectedBytes,
-            file: record.file, message: record.message, ownerPID: record.ownerPID)
+            event: name, id: download.id, title: download.episodeTitle, url: download.enclosureURL,
+            state: download.state, receivedBytes: download.receivedBytes, totalBytes: download.expectedBytes,
+            file: download.file, message: download.failure, ownerPID: download.owner?.processID)
     }
 }

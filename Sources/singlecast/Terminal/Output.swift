@@ -2,17 +2,29 @@ import Foundation
 
 /// Writes `value` as pretty JSON with ISO 8601 dates to standard output.
 func printJSON<Value: Encodable>(_ value: Value) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    var data = try encoder.encode(value)
+    var data = try JSONStyle.pretty.encode(value)
     data.append(0x0A)
     FileHandle.standardOutput.write(data)
 }
 
+/// The JSON configurations of `--json`: ISO 8601 dates, sorted keys, slashes unescaped.
+enum JSONStyle {
+    /// Pretty-printed, for whole documents.
+    static let pretty = encoder([.prettyPrinted])
+    /// One object a line, for event streams.
+    static let lines = encoder([])
+
+    private static func encoder(_ extra: JSONEncoder.OutputFormatting) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = extra.union([.sortedKeys, .withoutEscapingSlashes])
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
 /// Writes a line to standard output at once, unbuffered (for output that follows events).
-func printNow(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+func printNow(_ line: String, newline: Bool = true) {
+    FileHandle.standardOutput.write(Data((newline ? line + "\n" : line).utf8))
 }
 
 /// Writes a line to standard error.

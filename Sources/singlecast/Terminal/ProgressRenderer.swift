@@ -22,6 +22,8 @@ final class ProgressRenderer: Sendable {
         var failures = 0
         var linesOnScreen = 0
         var lastDraw = ContinuousClock.Instant.now - .seconds(1)
+        /// Text produced under the lock, written by ``flush(_:)`` outside it.
+        var pending: [(String, FileHandle)] = []
     }
 
     private let mode: Mode
@@ -44,14 +46,13 @@ final class ProgressRenderer: Sendable {
         state.withLock { state in
             switch event {
             case .alreadyDownloaded(let record):
-                say("already downloaded: \(record.file)", in: &state)
+                say(Words.alreadyDownloaded(record), in: &state)
             case .ownedElsewhere(let record):
-                let percent = record.fractionCompleted.map { " (\(Int($0 * 100))%)" } ?? ""
-                say("already being downloaded by process \(record.ownerPID.map(String.init) ?? "?"): \(record.episodeTitle)\(percent)", in: &state)
+                say(Words.ownedElsewhere(record), in: &state)
             case .queued(let record):
                 if mode == .lines { say("queued: \(record.episodeTitle)", in: &state) }
             case .started(let record):
-                let id = record.id!
+                let id = record.id
                 state.active[id] = Active(
                     title: record.episodeTitle, received: record.receivedBytes, total: record.expectedBytes,
                     lastReportedTenth: Self.tenth(record.receivedBytes, record.expectedBytes))
@@ -76,25 +77,33 @@ final class ProgressRenderer: Sendable {
                     redraw(&state)
                 }
             case .completed(let record):
-                finish(record.id!, in: &state)
+                finish(record.id, in: &state)
                 state.finishedBytes += record.receivedBytes
                 say("done: \(record.file)", in: &state)
-            case .failed(let record, let message):
-                finish(record.id!, in: &state)
+            case .failed(let record):
+                finish(record.id, in: &state)
                 state.failures += 1
-                say("error: \(record.episodeTitle): \(message)", in: &state, toError: true)
+                say("error: \(record.episodeTitle): \(record.failure ?? "failed")", in: &state, toError: true)
             case .stopped(let record):
-                finish(record.id!, in: &state)
+                finish(record.id, in: &state)
                 let kept = record.receivedBytes > 0 ? ", \(Format.bytes(record.receivedBytes)) kept" : ""
                 say("\(record.state.rawValue): \(record.episodeTitle)\(kept)", in: &state)
+            case .deletedByRetention(let record):
+                say("deleted (keeping the newest): \(record.file)", in: &state)
             }
+            flush(&state)
         }
     }
 
     /// Clears the live lines at the end.
     func finish() {
-        guard mode == .live else { return }
-        state.withLock { clearLive(&$0) }
+        if mode == .live {
+            state.withLock { state in
+                clearLive(&state)
+                flush(&state)
+            }
+        }
+        Self.output.sync {}
     }
 
     // MARK: - Drawing
@@ -106,13 +115,17 @@ final class ProgressRenderer: Sendable {
 
     private func say(_ line: String, in state: inout State, toError: Bool = false) {
         if mode == .live { clearLive(&state) }
-        if toError { printError(line) } else { write(line + "\n") }
+        if toError {
+            state.pending.append((line + "\n", FileHandle.standardError))
+        } else {
+            write(line + "\n", in: &state)
+        }
         if mode == .live { redraw(&state) }
     }
 
     private func clearLive(_ state: inout State) {
         guard state.linesOnScreen > 0 else { return }
-        write("\u{1B}[\(state.linesOnScreen)F\u{1B}[J")
+        write("\u{1B}[\(state.linesOnScreen)F\u{1B}[J", in: &state)
         state.linesOnScreen = 0
     }
 
@@ -122,14 +135,27 @@ final class ProgressRenderer: Sendable {
         let width = TTY.columns
         var lines = state.order.compactMap { state.active[$0] }.map { Self.fit(Self.describe($0), width) }
         lines.append(Self.fit(Self.totalLine(state), width))
-        write(lines.joined(separator: "\n") + "\n")
+        write(lines.joined(separator: "\n") + "\n", in: &state)
         state.linesOnScreen = lines.count
         state.lastDraw = .now
     }
 
-    private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    private func write(_ text: String, in state: inout State) {
+        state.pending.append((text, FileHandle.standardOutput))
     }
+
+    /// Hands what the event produced to the output queue, which writes it in order: a slow
+    /// terminal or pipe never holds the lock, nor the task that reported the event.
+    private func flush(_ state: inout State) {
+        guard !state.pending.isEmpty else { return }
+        let pending = state.pending
+        state.pending.removeAll()
+        Self.output.async {
+            for (text, handle) in pending { handle.write(Data(text.utf8)) }
+        }
+    }
+
+    private static let output = DispatchQueue(label: "singlecast.output")
 
     // MARK: - Text
 

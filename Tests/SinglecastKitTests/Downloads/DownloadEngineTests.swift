@@ -20,9 +20,9 @@ struct DownloadEngineTests {
             try await h.engine.enqueue(items.map { h.request($0.path, title: $0.title) })
             await h.engine.waitUntilIdle()
 
-            let records = try h.library.downloads()
+            let records = try await h.library.downloads()
             #expect(records.map(\.episodeTitle) == items.map(\.title))
-            let ids = records.compactMap(\.id)
+            let ids = records.map(\.id)
             #expect(h.log.lifecycle == ids.map { "queued \($0)" } + ids.flatMap { ["started \($0)", "completed \($0)"] })
             #expect(h.server.requests.map(\.path) == items.map(\.path))
             for (record, item) in zip(records, items) {
@@ -56,7 +56,7 @@ struct DownloadEngineTests {
             }
             #expect(most == 2)
             #expect(running == 0)
-            let records = try h.library.downloads()
+            let records = try await h.library.downloads()
             #expect(records.count == 5)
             #expect(records.allSatisfy { $0.state == .completed && $0.receivedBytes == 40_000 })
             // The first two of the queue start first (which of them reports first is up to the scheduler).
@@ -77,7 +77,7 @@ struct DownloadEngineTests {
             try await h.eventually(within: 10) { h.log.started.count == 3 }
             #expect(h.log.completed.isEmpty)
             await h.engine.waitUntilIdle()
-            #expect(try h.library.downloads().allSatisfy { $0.state == .completed })
+            #expect(try await h.library.downloads().allSatisfy { $0.state == .completed })
         }
     }
 
@@ -90,7 +90,7 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
 
             #expect(h.server.requests(for: "/same.mp3").count == 1)
-            let records = try h.library.downloads()
+            let records = try await h.library.downloads()
             #expect(records.count == 1)
             #expect(records.first?.state == .completed)
             #expect(try h.filesInShowFolder() == ["First.mp3"])
@@ -108,7 +108,7 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
 
             #expect(h.server.requests(for: "/same.mp3").count == 1)
-            #expect(try h.library.downloads().map(\.state) == [.completed])
+            #expect(try await h.library.downloads().map(\.state) == [.completed])
             #expect(try h.filesInShowFolder() == ["First.mp3"])
             #expect(h.log.started.count == 1)
         }
@@ -120,7 +120,7 @@ struct DownloadEngineTests {
             let request = h.request("/ep.mp3", title: "Episode")
             try await h.engine.enqueue([request])
             await h.engine.waitUntilIdle()
-            let done = try #require(try h.library.download(enclosureURL: request.enclosure.url))
+            let done = try #require(try await h.library.download(enclosureURL: request.enclosure.url))
             #expect(done.state == .completed)
             h.server.clearRequests()
             let before = h.log.all.count
@@ -130,7 +130,7 @@ struct DownloadEngineTests {
 
             #expect(h.server.requests.isEmpty)
             #expect(Array(h.log.all.dropFirst(before)) == [.alreadyDownloaded(done)])
-            #expect(try h.library.downloads() == [done])
+            #expect(try await h.library.downloads() == [done])
         }
     }
 
@@ -144,22 +144,22 @@ struct DownloadEngineTests {
             try await h.engine.enqueue([
                 h.request("/slow.mp3", title: "Slow"), h.request("/a.mp3", title: "A"), h.request("/b.mp3", title: "B"),
             ])
-            let slow = try h.record("/slow.mp3")
+            let slow = try await h.record("/slow.mp3")
             let destination = URL(fileURLWithPath: slow.file)
             try await h.eventually { h.partSize(destination) > 0 }
 
-            #expect(try await h.engine.stop(id: slow.id!, as: .paused))
+            #expect(try await h.engine.stop(id: slow.id, on: .pause))
             await h.engine.waitUntilIdle()
 
-            let paused = try h.record("/slow.mp3")
+            let paused = try await h.record("/slow.mp3")
             #expect(paused.state == .paused)
-            #expect(paused.ownerPID == nil)
+            #expect(paused.owner == nil)
             let kept = h.partSize(destination)
             #expect(kept > 0 && kept < 2_000_000)
             #expect(paused.receivedBytes == kept)
             #expect(!TransferHarness.exists(destination))
-            #expect(try h.record("/a.mp3").state == .completed)
-            #expect(try h.record("/b.mp3").state == .completed)
+            #expect(try await h.record("/a.mp3").state == .completed)
+            #expect(try await h.record("/b.mp3").state == .completed)
             #expect(h.log.stopped.map(\.state) == [.paused])
             #expect(h.log.completed.count == 2)
         }
@@ -171,19 +171,19 @@ struct DownloadEngineTests {
             h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"r\"", bytesPerSecond: 600_000)
             let request = h.request("/ep.mp3", title: "Episode")
             try await h.engine.enqueue([request])
-            let id = try h.record("/ep.mp3").id!
-            let destination = URL(fileURLWithPath: try h.record("/ep.mp3").file)
+            let id = try await h.record("/ep.mp3").id
+            let destination = URL(fileURLWithPath: try await h.record("/ep.mp3").file)
             try await h.eventually { h.partSize(destination) > 0 }
-            try await h.engine.stop(id: id, as: .paused)
+            try await h.engine.stop(id: id, on: .pause)
             await h.engine.waitUntilIdle()
-            let kept = try h.record("/ep.mp3").receivedBytes
+            let kept = try await h.record("/ep.mp3").receivedBytes
             #expect(kept > 0 && kept == h.partSize(destination))
 
             h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"r\"")
             try await h.engine.enqueue([request])
             await h.engine.waitUntilIdle()
 
-            let done = try h.record("/ep.mp3")
+            let done = try await h.record("/ep.mp3")
             #expect(done.state == .completed && done.receivedBytes == size)
             #expect(try Data(contentsOf: destination) == TestServer.generatedBytes(offset: 0, count: Int(size)))
             let resumed = try #require(h.server.requests(for: "/ep.mp3").last)
@@ -202,14 +202,14 @@ struct DownloadEngineTests {
                 h.request("/first.mp3", title: "First"), h.request("/paused.mp3", title: "Paused"),
                 h.request("/cancelled.mp3", title: "Cancelled"),
             ])
-            #expect(try await h.engine.stop(id: h.record("/paused.mp3").id!, as: .paused))
-            #expect(try await h.engine.stop(id: h.record("/cancelled.mp3").id!, as: .cancelled))
-            #expect(try await !h.engine.stop(id: 999, as: .paused))
+            #expect(try await h.engine.stop(id: h.record("/paused.mp3").id, on: .pause))
+            #expect(try await h.engine.stop(id: h.record("/cancelled.mp3").id, on: .cancel))
+            #expect(try await !h.engine.stop(id: 999, on: .pause))
             await h.engine.waitUntilIdle()
 
-            #expect(try h.record("/first.mp3").state == .completed)
-            #expect(try h.record("/paused.mp3").state == .paused)
-            #expect(try h.record("/cancelled.mp3").state == .cancelled)
+            #expect(try await h.record("/first.mp3").state == .completed)
+            #expect(try await h.record("/paused.mp3").state == .paused)
+            #expect(try await h.record("/cancelled.mp3").state == .cancelled)
             #expect(h.server.requests.map(\.path) == ["/first.mp3"])
             #expect(h.log.stopped.map(\.state) == [.paused, .cancelled])
         }
@@ -219,17 +219,17 @@ struct DownloadEngineTests {
         try await EngineHarness.run(limit: 2) { h in
             h.server.serve(path: "/slow.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"s\"", bytesPerSecond: 400_000)
             try await h.engine.enqueue([h.request("/slow.mp3", title: "Slow")])
-            let slow = try h.record("/slow.mp3")
+            let slow = try await h.record("/slow.mp3")
             let destination = URL(fileURLWithPath: slow.file)
             try await h.eventually { h.partSize(destination) > 0 }
 
-            #expect(try await h.engine.stop(id: slow.id!, as: .cancelled))
+            #expect(try await h.engine.stop(id: slow.id, on: .cancel))
             await h.engine.waitUntilIdle()
 
-            let cancelled = try h.record("/slow.mp3")
+            let cancelled = try await h.record("/slow.mp3")
             #expect(cancelled.state == .cancelled)
             #expect(cancelled.receivedBytes == 0)
-            #expect(cancelled.ownerPID == nil)
+            #expect(cancelled.owner == nil)
             h.base.expectNoLeftovers(destination)
             #expect(!TransferHarness.exists(destination))
             #expect(h.log.stopped.map(\.state) == [.cancelled])
@@ -243,15 +243,17 @@ struct DownloadEngineTests {
                 h.server.serve(path: path, generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"e\"", bytesPerSecond: 400_000)
             }
             try await h.engine.enqueue(paths.map { h.request($0, title: String($0.dropFirst().prefix(1))) })
-            let destinations = try paths.map { URL(fileURLWithPath: try h.record($0).file) }
+            var destinations: [URL] = []
+            for path in paths { destinations.append(URL(fileURLWithPath: try await h.record(path).file)) }
             try await h.eventually { h.partSize(destinations[0]) > 0 && h.partSize(destinations[1]) > 0 }
 
             await h.engine.stopAll()
 
             // Recorded by the time stopAll returns.
-            let records = try paths.map(h.record)
+            var records: [Download] = []
+            for path in paths { records.append(try await h.record(path)) }
             #expect(records.map(\.state) == [.interrupted, .interrupted, .interrupted])
-            #expect(records.allSatisfy { $0.ownerPID == nil })
+            #expect(records.allSatisfy { $0.owner == nil })
             for (record, destination) in zip(records, destinations) {
                 #expect(record.receivedBytes == h.partSize(destination))
                 #expect(!TransferHarness.exists(destination))
@@ -274,11 +276,11 @@ struct DownloadEngineTests {
             try await h.engine.enqueue([missing, h.request("/ok.mp3", title: "Fine")])
             await h.engine.waitUntilIdle()
 
-            let record = try h.record("/missing.mp3")
+            let record = try await h.record("/missing.mp3")
             let url = missing.enclosure.url
             #expect(record.state == .error)
-            #expect(record.ownerPID == nil)
-            let message = try #require(record.message)
+            #expect(record.owner == nil)
+            let message = try #require(record.failure)
             #expect(message.contains("404"))
             #expect(message.contains(url))
             let destination = URL(fileURLWithPath: record.file)
@@ -287,10 +289,10 @@ struct DownloadEngineTests {
             #expect(h.server.requests(for: "/missing.mp3").count == 1)  // not retried
             #expect(h.log.failed.map { $0.message } == [message])
             // The failure is reported before the next download starts (limit 1).
-            let ids = try [h.record("/missing.mp3").id!, h.record("/ok.mp3").id!]
+            let ids = [try await h.record("/missing.mp3").id, try await h.record("/ok.mp3").id]
             #expect(h.log.lifecycle.filter { !$0.hasPrefix("queued") }
                 == ["started \(ids[0])", "failed \(ids[0])", "started \(ids[1])", "completed \(ids[1])"])
-            #expect(try h.record("/ok.mp3").state == .completed)
+            #expect(try await h.record("/ok.mp3").state == .completed)
         }
     }
 
@@ -301,9 +303,9 @@ struct DownloadEngineTests {
                 podcastTitle: "Show", episode: Episode(title: "Bad", enclosure: enclosure), enclosure: enclosure)
             try await h.engine.enqueue([request])
             await h.engine.waitUntilIdle()
-            let record = try #require(try h.library.download(enclosureURL: "http://[bad/ep.mp3"))
+            let record = try #require(try await h.library.download(enclosureURL: "http://[bad/ep.mp3"))
             #expect(record.state == .error)
-            #expect(record.message == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
+            #expect(record.failure == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
             #expect(!TransferHarness.exists(URL(fileURLWithPath: record.file)))
         }
     }
@@ -316,22 +318,22 @@ struct DownloadEngineTests {
             h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", bytesPerSecond: 450_000)
             try await h.engine.enqueue([h.request("/ep.mp3", title: "Episode")])  // no announced length
             try await h.eventually(within: 10) {
-                let row = try h.record("/ep.mp3")
+                let row = try await h.record("/ep.mp3")
                 return row.state == .downloading && row.receivedBytes > 0
             }
-            let midway = try h.record("/ep.mp3")
+            let midway = try await h.record("/ep.mp3")
             #expect(midway.expectedBytes == size)
             #expect(midway.receivedBytes < size)
-            #expect(midway.ownerPID == getpid())
+            #expect(midway.owner == .current)
             await h.engine.waitUntilIdle()
 
-            let done = try h.record("/ep.mp3")
+            let done = try await h.record("/ep.mp3")
             #expect(done.state == .completed)
             #expect(done.receivedBytes == size)
             #expect(done.expectedBytes == size)
-            #expect(ProgressBuffer.size(ofFile: done.file) == size)
+            #expect(fileSize(atPath: done.file) == size)
             #expect(done.bytesPerSecond == nil)
-            #expect(done.ownerPID == nil)
+            #expect(done.owner == nil)
         }
     }
 
@@ -341,14 +343,16 @@ struct DownloadEngineTests {
             h.server.serve(path: "/ep.mp3", generatedSize: 40_000_000, contentType: "audio/mpeg", etag: "\"p\"", bytesPerSecond: 400_000)
             try await h.engine.enqueue([h.request("/ep.mp3", title: "Episode")])
             // A progress save has happened: the transfer is under way.
-            try await h.eventually(within: 10) { try h.record("/ep.mp3").receivedBytes > 0 }
-            let id = try h.record("/ep.mp3").id!
+            try await h.eventually(within: 10) { try await h.record("/ep.mp3").receivedBytes > 0 }
+            let id = try await h.record("/ep.mp3").id
 
-            try h.library.recordState(id: id, .paused)
+            // Another process without an engine pauses it: only the database changes.
+            let outcomes = try await DownloadControl(buffer: h.buffer, engine: nil).apply(.pause, to: [id])
+            guard case .paused = outcomes.first else { throw EngineConditionTimedOut() }
             try await h.eventually(within: 10) { !h.log.stopped.isEmpty }
             await h.engine.waitUntilIdle()
 
-            let record = try h.record("/ep.mp3")
+            let record = try await h.record("/ep.mp3")
             #expect(record.state == .paused)
             let destination = URL(fileURLWithPath: record.file)
             let kept = h.partSize(destination)
@@ -372,7 +376,7 @@ private struct EngineHarness: Sendable {
     let log: EngineEventLog
 
     var server: TestServer { base.server }
-    var showFolder: URL { buffer.folder(forPodcast: "Show") }
+    var showFolder: URL { buffer.episodes.folder(forPodcast: "Show") }
 
     /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
     /// including stopping whatever `body` left running, must finish within `timeLimit` seconds.
@@ -381,8 +385,7 @@ private struct EngineHarness: Sendable {
     ) async throws {
         try await TransferHarness.run(timeLimit: timeLimit) { base in
             let library = try Library.inMemory()
-            let buffer = ProgressBuffer(
-                library: library, episodesDirectory: base.directory.appendingPathComponent("Episodes", isDirectory: true))
+            let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
             let log = EngineEventLog()
             let engine = DownloadEngine(
                 buffer: buffer, transfer: base.transfer, maximumConcurrentDownloads: limit, events: { log.record($0) })
@@ -403,12 +406,12 @@ private struct EngineHarness: Sendable {
             podcastTitle: "Show", episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
     }
 
-    func record(_ path: String) throws -> DownloadRecord {
-        try #require(try library.download(enclosureURL: server.url(path).absoluteString))
+    func record(_ path: String) async throws -> Download {
+        try #require(try await library.download(enclosureURL: server.url(path).absoluteString))
     }
 
     func partSize(_ destination: URL) -> Int64 {
-        ProgressBuffer.size(ofFile: FileTransfer.partURL(for: destination).path) ?? 0
+        fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
     }
 
     func filesInShowFolder() throws -> [String] {
@@ -418,10 +421,10 @@ private struct EngineHarness: Sendable {
     /// Polls `condition` every few milliseconds; fails when it is still false after `seconds`.
     func eventually(
         within seconds: Double = 3, sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () throws -> Bool
+        _ condition: () async throws -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while try !condition() {
+        while try await !condition() {
             guard ContinuousClock.now < deadline else {
                 Issue.record("condition still false after \(seconds) s", sourceLocation: sourceLocation)
                 throw EngineConditionTimedOut()
@@ -447,13 +450,14 @@ private final class EngineEventLog: Sendable {
     var lifecycle: [String] {
         all.compactMap { event in
             switch event {
-            case .alreadyDownloaded(let record): "alreadyDownloaded \(record.id ?? -1)"
-            case .ownedElsewhere(let record): "ownedElsewhere \(record.id ?? -1)"
-            case .queued(let record): "queued \(record.id ?? -1)"
-            case .started(let record): "started \(record.id ?? -1)"
-            case .completed(let record): "completed \(record.id ?? -1)"
-            case .failed(let record, _): "failed \(record.id ?? -1)"
-            case .stopped(let record): "stopped \(record.id ?? -1)"
+            case .alreadyDownloaded(let record): "alreadyDownloaded \(record.id)"
+            case .ownedElsewhere(let record): "ownedElsewhere \(record.id)"
+            case .queued(let record): "queued \(record.id)"
+            case .started(let record): "started \(record.id)"
+            case .completed(let record): "completed \(record.id)"
+            case .failed(let record): "failed \(record.id)"
+            case .stopped(let record): "stopped \(record.id)"
+            case .deletedByRetention(let record): "deletedByRetention \(record.id)"
             case .progress: nil
             }
         }
@@ -463,15 +467,15 @@ private final class EngineEventLog: Sendable {
         all.compactMap { if case .started(let record) = $0 { record.id } else { nil } }
     }
 
-    var completed: [DownloadRecord] {
+    var completed: [Download] {
         all.compactMap { if case .completed(let record) = $0 { record } else { nil } }
     }
 
-    var stopped: [DownloadRecord] {
+    var stopped: [Download] {
         all.compactMap { if case .stopped(let record) = $0 { record } else { nil } }
     }
 
-    var failed: [(record: DownloadRecord, message: String)] {
-        all.compactMap { if case .failed(let record, let message) = $0 { (record, message) } else { nil } }
+    var failed: [(record: Download, message: String)] {
+        all.compactMap { if case .failed(let record) = $0 { (record, record.failure ?? "") } else { nil } }
     }
 }

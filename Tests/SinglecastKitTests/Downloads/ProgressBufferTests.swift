@@ -7,46 +7,46 @@ import Testing
 struct ProgressBufferTests {
     // MARK: - rebuild(): completed entries
 
-    @Test func completedEntryWhoseFileWasDeletedIsNoLongerDownloaded() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: getpid())
+    @Test func completedEntryWhoseFileWasDeletedIsNoLongerDownloaded() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
             try h.write(3_000, to: record.file)
-            try h.library.recordState(id: record.id!, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
+            try await h.setState(record, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
             try FileManager.default.removeItem(atPath: record.file)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .notStarted)
             #expect(rebuilt.receivedBytes == 0)
-            #expect(rebuilt.ownerPID == nil)
+            #expect(rebuilt.owner == nil)
         }
     }
 
-    @Test func completedEntryWithOnlyAPartLeftIsInterrupted() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: getpid())
-            try h.library.recordState(id: record.id!, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
+    @Test func completedEntryWithOnlyAPartLeftIsInterrupted() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
+            try await h.setState(record, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
             try h.write(1_200, to: h.part(record))
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .interrupted)
             #expect(rebuilt.receivedBytes == 1_200)
         }
     }
 
-    @Test func completedEntryWithItsFileIsLeftAlone() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: getpid())
+    @Test func completedEntryWithItsFileIsLeftAlone() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
             try h.write(3_000, to: record.file)
-            try h.library.recordState(id: record.id!, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
-            let before = try h.row(record)
+            try await h.setState(record, .completed, receivedBytes: 3_000, expectedBytes: 3_000)
+            let before = try await h.row(record)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            #expect(try h.row(record) == before)
+            #expect(try await h.row(record) == before)
         }
     }
 
@@ -67,93 +67,119 @@ struct ProgressBufferTests {
     }
 
     @Test(arguments: DeadOwner.allCases)
-    func downloadingEntryOfADeadOwnerBecomesInterruptedKeepingItsPart(owner: DeadOwner) throws {
-        try BufferHarness.run { h in
+    func downloadingEntryOfADeadOwnerBecomesInterruptedKeepingItsPart(owner: DeadOwner) async throws {
+        try await BufferHarness.run { h in
             let pid = try owner.processID()
-            #expect(!ProgressBuffer.isAlive(pid))
-            let record = try h.claim("Episode", processID: pid)
-            #expect(try h.library.recordProgress(id: record.id!, receivedBytes: 100, expectedBytes: 9_000))
+            #expect(!DownloadOwner(processID: pid, startTime: nil).isAlive)
+            let record = try await h.claim("Episode", processID: pid)
+            #expect(try await h.buffer.recordTransfer(id: record.id, receivedBytes: 100, expectedBytes: 9_000, bytesPerSecond: nil))
             try h.write(4_321, to: h.part(record))
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .interrupted)
             #expect(rebuilt.receivedBytes == 4_321)
             #expect(rebuilt.expectedBytes == 9_000)
-            #expect(rebuilt.ownerPID == nil)
+            #expect(rebuilt.owner == nil)
         }
     }
 
-    @Test func waitingEntryOfADeadOwnerBecomesInterrupted() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: try BufferHarness.exitedProcessID())
+    @Test func anOwnerWhoseProcessIDWasReusedIsRecognisedAsDead() async throws {
+        try await BufferHarness.run { h in
+            // This process's id with another start time: the owner died and the kernel gave
+            // its id to a new process (this one).
+            let current = try #require(DownloadOwner.current.startTime)
+            let reused = DownloadOwner(processID: getpid(), startTime: current + 1)
+            #expect(!reused.isAlive)
+            #expect(DownloadOwner.current.isAlive)
+            guard case .claimed(let download) = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"), owner: reused)
+            else {
+                Issue.record("expected .claimed")
+                return
+            }
+            #expect(try await h.buffer.recordTransfer(id: download.id, receivedBytes: 10, expectedBytes: 100, bytesPerSecond: nil))
+
+            let taken = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"))
+            guard case .claimed(let claimed) = taken else {
+                Issue.record("expected .claimed, got \(taken)")
+                return
+            }
+            #expect(claimed.id == download.id)
+            #expect(claimed.owner == .current)
+            #expect(try await h.row(download).owner == .current)
+        }
+    }
+
+    @Test func waitingEntryOfADeadOwnerBecomesInterrupted() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: try BufferHarness.exitedProcessID())
             #expect(record.state == .waiting)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .interrupted)
             #expect(rebuilt.receivedBytes == 0)
-            #expect(rebuilt.ownerPID == nil)
+            #expect(rebuilt.owner == nil)
         }
     }
 
-    @Test func entryOfALiveOwnerIsLeftAlone() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: getpid())
-            #expect(try h.library.recordProgress(id: record.id!, receivedBytes: 100, expectedBytes: 9_000))
+    @Test func entryOfALiveOwnerIsLeftAlone() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
+            #expect(try await h.buffer.recordTransfer(id: record.id, receivedBytes: 100, expectedBytes: 9_000, bytesPerSecond: nil))
             try h.write(4_321, to: h.part(record))  // the owner is still writing; not ours to touch
-            let before = try h.row(record)
+            let before = try await h.row(record)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            #expect(try h.row(record) == before)
-            #expect(before.state == .downloading && before.ownerPID == getpid())
+            #expect(try await h.row(record) == before)
+            #expect(before.state == .downloading && before.owner == .current)
         }
     }
 
     // MARK: - rebuild(): files that exist
 
     @Test(arguments: [DownloadState.notStarted, .interrupted, .paused, .error, .cancelled])
-    func finalFileMarksAStoppedEntryCompleted(state: DownloadState) throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: getpid())
-            try h.library.recordState(id: record.id!, state, receivedBytes: 10, message: state == .error ? "boom" : nil)
+    func finalFileMarksAStoppedEntryCompleted(state: DownloadState) async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
+            try await h.setState(record, state, receivedBytes: 10, failure: state == .error ? "boom" : nil)
             try h.write(2_048, to: record.file)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .completed)
             #expect(rebuilt.receivedBytes == 2_048)
-            #expect(rebuilt.ownerPID == nil)
+            #expect(rebuilt.owner == nil)
         }
     }
 
-    @Test func finalFileMarksADeadOwnersEntryCompleted() throws {
-        try BufferHarness.run { h in
-            let record = try h.claim("Episode", processID: Int32.max)
-            #expect(try h.library.recordProgress(id: record.id!, receivedBytes: 100, expectedBytes: 2_048))
+    @Test func finalFileMarksADeadOwnersEntryCompleted() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: Int32.max)
+            #expect(try await h.buffer.recordTransfer(id: record.id, receivedBytes: 100, expectedBytes: 2_048, bytesPerSecond: nil))
             try h.write(2_048, to: record.file)
 
-            try h.buffer.rebuild()
+            try await h.buffer.rebuild()
 
-            let rebuilt = try h.row(record)
+            let rebuilt = try await h.row(record)
             #expect(rebuilt.state == .completed)
             #expect(rebuilt.receivedBytes == 2_048)
-            #expect(rebuilt.ownerPID == nil)
+            #expect(rebuilt.owner == nil)
         }
     }
 
     // MARK: - claim()
 
-    @Test func claimOfAFileWhoseRowWasLostIsAlreadyDownloaded() throws {
-        try BufferHarness.run { h in
-            let file = h.buffer.folder(forPodcast: "Show").appendingPathComponent("Episode.mp3").path
+    @Test func claimOfAFileWhoseRowWasLostIsAlreadyDownloaded() async throws {
+        try await BufferHarness.run { h in
+            let file = h.buffer.episodes.folder(forPodcast: "Show").appendingPathComponent("Episode.mp3").path
             try h.write(5_000, to: file)
 
-            let claim = try h.buffer.claim(h.request("ep.mp3", title: "Episode"), processID: getpid())
+            let claim = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"))
 
             guard case .alreadyDownloaded(let record) = claim else {
                 Issue.record("expected .alreadyDownloaded, got \(claim)")
@@ -161,33 +187,33 @@ struct ProgressBufferTests {
             }
             #expect(record.file == file)
             #expect(record.state == .completed)
-            #expect(record.ownerPID == nil)
-            let row = try h.row(record)
+            #expect(record.owner == nil)
+            let row = try await h.row(record)
             #expect(row.state == .completed)
             #expect(row.file == file)
-            #expect(ProgressBuffer.size(ofFile: file) == 5_000)  // untouched
+            #expect(fileSize(atPath: file) == 5_000)  // untouched
         }
     }
 
-    @Test func claimOfAnEntryWhoseFileAppearedIsAlreadyDownloaded() throws {
-        try BufferHarness.run { h in
-            let first = try h.claim("Episode", processID: getpid())
-            try h.library.recordState(id: first.id!, .interrupted, receivedBytes: 10)
+    @Test func claimOfAnEntryWhoseFileAppearedIsAlreadyDownloaded() async throws {
+        try await BufferHarness.run { h in
+            let first = try await h.claim("Episode", processID: getpid())
+            try await h.setState(first, .interrupted, receivedBytes: 10)
             try h.write(5_000, to: first.file)
 
-            let claim = try h.buffer.claim(h.request("ep.mp3", title: "Episode"), processID: getpid())
+            let claim = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"))
 
             guard case .alreadyDownloaded(let record) = claim else {
                 Issue.record("expected .alreadyDownloaded, got \(claim)")
                 return
             }
             #expect(record.id == first.id)
-            #expect(try h.row(first).state == .completed)
+            #expect(try await h.row(first).state == .completed)
         }
     }
 
-    @Test func claimOfAnEntryOwnedByAnotherLiveProcessIsOwnedElsewhere() throws {
-        try BufferHarness.run { h in
+    @Test func claimOfAnEntryOwnedByAnotherLiveProcessIsOwnedElsewhere() async throws {
+        try await BufferHarness.run { h in
             let other = Process()
             other.executableURL = URL(fileURLWithPath: "/bin/sleep")
             other.arguments = ["5"]
@@ -198,43 +224,43 @@ struct ProgressBufferTests {
                 other.waitUntilExit()
             }
             let otherPID = other.processIdentifier
-            let owned = try h.claim("Episode", processID: otherPID)
-            #expect(try h.library.recordProgress(id: owned.id!, receivedBytes: 500, expectedBytes: 1_000))
+            let owned = try await h.claim("Episode", processID: otherPID)
+            #expect(try await h.buffer.recordTransfer(id: owned.id, receivedBytes: 500, expectedBytes: 1_000, bytesPerSecond: nil))
 
-            let claim = try h.buffer.claim(h.request("ep.mp3", title: "Episode"), processID: getpid())
+            let claim = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"))
 
             guard case .ownedElsewhere(let record) = claim else {
                 Issue.record("expected .ownedElsewhere, got \(claim)")
                 return
             }
             #expect(record.id == owned.id)
-            #expect(record.ownerPID == otherPID)
-            let row = try h.row(owned)
-            #expect(row.ownerPID == otherPID)
+            #expect(record.owner?.processID == otherPID)
+            let row = try await h.row(owned)
+            #expect(row.owner?.processID == otherPID)
             #expect(row.state == .downloading)
 
             // Once that process is gone, the download can be taken over.
             kill(otherPID, SIGKILL)
             other.waitUntilExit()
-            let taken = try h.claim("Episode", processID: getpid())
+            let taken = try await h.claim("Episode", processID: getpid())
             #expect(taken.id == owned.id)
-            #expect(taken.ownerPID == getpid())
+            #expect(taken.owner == .current)
         }
     }
 
-    @Test func episodesWithTheSameTitleGetDistinctFiles() throws {
-        try BufferHarness.run { h in
-            let first = try h.claim("Title", file: "one.mp3", processID: getpid())
-            let second = try h.claim("Title", file: "two.mp3", processID: getpid())
-            let elsewhere = try h.claim("Title", file: "three.mp3", podcast: "Other Show", processID: getpid())
-            let again = try h.claim("Title", file: "one.mp3", processID: getpid())
+    @Test func episodesWithTheSameTitleGetDistinctFiles() async throws {
+        try await BufferHarness.run { h in
+            let first = try await h.claim("Title", file: "one.mp3", processID: getpid())
+            let second = try await h.claim("Title", file: "two.mp3", processID: getpid())
+            let elsewhere = try await h.claim("Title", file: "three.mp3", podcast: "Other Show", processID: getpid())
+            let again = try await h.claim("Title", file: "one.mp3", processID: getpid())
 
-            let show = h.buffer.folder(forPodcast: "Show")
+            let show = h.buffer.episodes.folder(forPodcast: "Show")
             #expect(first.file == show.appendingPathComponent("Title.mp3").path)
             #expect(second.file == show.appendingPathComponent("Title (2).mp3").path)
-            #expect(elsewhere.file == h.buffer.folder(forPodcast: "Other Show").appendingPathComponent("Title.mp3").path)
+            #expect(elsewhere.file == h.buffer.episodes.folder(forPodcast: "Other Show").appendingPathComponent("Title.mp3").path)
             #expect(again.id == first.id && again.file == first.file)
-            #expect(try h.library.downloads().count == 3)
+            #expect(try await h.library.downloads().count == 3)
         }
     }
 }
@@ -247,14 +273,13 @@ private struct BufferHarness {
     let library: Library
     let buffer: ProgressBuffer
 
-    static func run(_ body: (BufferHarness) throws -> Void) throws {
+    static func run(_ body: (BufferHarness) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("singlecast-buffer-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let library = try Library(directory: directory)
-        let buffer = ProgressBuffer(
-            library: library, episodesDirectory: directory.appendingPathComponent("Episodes", isDirectory: true))
-        try body(BufferHarness(directory: directory, library: library, buffer: buffer))
+        let library = try await Library.open(directory: directory)
+        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: directory))
+        try await body(BufferHarness(directory: directory, library: library, buffer: buffer))
     }
 
     /// A request for a file on a port nothing listens on; these tests never fetch it.
@@ -263,23 +288,36 @@ private struct BufferHarness {
         return DownloadRequest(podcastTitle: podcast, episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
     }
 
-    /// Claims a request that must be granted.
-    func claim(_ title: String, file: String = "ep.mp3", podcast: String = "Show", processID: Int32) throws -> DownloadRecord {
-        let claim = try buffer.claim(request(file, title: title, podcast: podcast), processID: processID)
-        guard case .claimed(let record) = claim else {
+    /// Claims a request that must be granted, for an owner with this process id (and no start time).
+    func claim(_ title: String, file: String = "ep.mp3", podcast: String = "Show", processID: Int32) async throws -> Download {
+        let owner = processID == getpid() ? DownloadOwner.current : DownloadOwner(processID: processID, startTime: nil)
+        let claim = try await buffer.claim(request(file, title: title, podcast: podcast), owner: owner)
+        guard case .claimed(let download) = claim else {
             Issue.record("expected .claimed, got \(claim)")
             throw BufferClaimRefused()
         }
-        #expect(record.ownerPID == processID)
-        return record
+        #expect(download.owner == owner)
+        return download
     }
 
-    func row(_ record: DownloadRecord) throws -> DownloadRecord {
-        let id = try #require(record.id)
-        return try #require(try library.download(id: id))
+    /// Puts a download in a state directly, as a fixture (the lifecycle is tested on its own).
+    func setState(
+        _ download: Download, _ state: DownloadState, receivedBytes: Int64, expectedBytes: Int64? = nil, failure: String? = nil
+    ) async throws {
+        var changed = try await row(download)
+        changed.state = state
+        changed.receivedBytes = receivedBytes
+        changed.expectedBytes = expectedBytes ?? changed.expectedBytes
+        changed.failure = failure
+        if !DownloadLifecycle.isUnderWay(state) { changed.owner = nil }
+        try await library.withDownloadStore { [changed] store in try store.update(changed) }
     }
 
-    func part(_ record: DownloadRecord) -> String {
+    func row(_ download: Download) async throws -> Download {
+        try #require(try await library.download(id: download.id))
+    }
+
+    func part(_ record: Download) -> String {
         FileTransfer.partURL(for: URL(fileURLWithPath: record.file)).path
     }
 

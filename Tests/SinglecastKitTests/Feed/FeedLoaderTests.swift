@@ -1,27 +1,17 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
 @testable import SinglecastKit
 
 @Suite struct FeedLoaderTests {
-    /// Batches handed on while parsing, collected in order.
-    private final class Batches: Sendable {
-        let episodes = Mutex<[[Episode]]>([])
-    }
-
-    @Test func handsOnEpisodesWhileParsingAndKeepsCountingForWarnings() throws {
-        let batches = Batches()
-        let rest = try FeedLoader.load(file: Fixtures.url("feeds/truncated.xml")) { batch in
-            batches.episodes.withLock { $0.append(batch) }
-        }
-        let handedOn = batches.episodes.withLock { $0.flatMap { $0 } }
+    @Test func readsAFileAsTheParserDoesItsBytes() async throws {
+        let loaded = try await FeedLoader.load(file: Fixtures.url("feeds/truncated.xml"))
         let whole = try FeedParser.parse(try Fixtures.data("feeds/truncated.xml"), baseURL: nil, source: "truncated.xml")
-        #expect(handedOn + rest.episodes == whole.episodes)
+        #expect(loaded.episodes == whole.episodes)
         #expect(whole.episodes.count == 2)
-        #expect(rest.warnings.count == 1)
-        #expect(rest.warnings.first?.contains("kept the 2 complete episodes") == true)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.first?.contains("kept the 2 complete episodes") == true)
     }
 
     @Test func inflatesAGzipEncodedFeed() async throws {
@@ -51,9 +41,9 @@ import TestSupport
         #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
     }
 
-    @Test func aMissingFileNamesThePath() {
-        #expect(throws: FeedError.unreadableFile(path: "/nonexistent/feed.xml", detail: "No such file or directory")) {
-            try FeedLoader.load(file: URL(fileURLWithPath: "/nonexistent/feed.xml"))
+    @Test func aMissingFileNamesThePath() async {
+        await #expect(throws: FeedError.unreadableFile(path: "/nonexistent/feed.xml", detail: "No such file or directory")) {
+            try await FeedLoader.load(file: URL(fileURLWithPath: "/nonexistent/feed.xml"))
         }
     }
 }

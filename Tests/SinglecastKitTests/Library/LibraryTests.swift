@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import SinglecastKit
@@ -16,89 +17,142 @@ import Testing
             })
     }
 
-    @Test func savesAFeedAndListsItInFeedOrder() throws {
+    @Test func savesAFeedAndListsItInFeedOrder() async throws {
         let library = try Library.inMemory()
-        let stored = try library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed").podcast
-        let entries = try library.episodes(podcastID: stored.id)
+        let stored = try await library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed").podcast
+        let entries = try await library.episodes(podcastID: stored.id)
         #expect(entries.map(\.number) == [1, 2, 3])
         #expect(entries.map(\.episode.title) == ["One", "Two", "Three"])
         #expect(entries[1].episode == feed(["One", "Two", "Three"]).episodes[1])
         #expect(entries.allSatisfy { $0.download == nil })
-        #expect(try library.currentPodcast()?.id == stored.id)
+        #expect(try await library.currentPodcast()?.id == stored.id)
     }
 
-    @Test func listingAgainUpdatesByIdentityWithoutDuplicates() throws {
+    @Test func listingAgainUpdatesByIdentityWithoutDuplicates() async throws {
         let library = try Library.inMemory()
         let key = "https://example.com/feed"
-        let first = try library.saveFeed(feed(["One", "Two"]), feedKey: key).podcast
+        let first = try await library.saveFeed(feed(["One", "Two"]), feedKey: key).podcast
         var newer = feed(["One (edited)", "Two"])
         newer.episodes.insert(Episode(title: "Zero", guid: "new"), at: 0)
-        let second = try library.saveFeed(newer, feedKey: key).podcast
+        let second = try await library.saveFeed(newer, feedKey: key).podcast
         #expect(first.id == second.id)
-        let entries = try library.episodes(podcastID: second.id)
+        let entries = try await library.episodes(podcastID: second.id)
         #expect(entries.map(\.episode.title) == ["Zero", "One (edited)", "Two"])
         #expect(entries.map(\.number) == [1, 2, 3])
     }
 
-    @Test func repeatedGuidsStillGetTheirOwnNumbers() throws {
+    @Test func repeatedGuidsStillGetTheirOwnNumbers() async throws {
         let library = try Library.inMemory()
         var duplicated = feed(["A", "B"])
         duplicated.episodes[1].guid = duplicated.episodes[0].guid
-        let stored = try library.saveFeed(duplicated, feedKey: "k").podcast
-        #expect(try library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
+        let stored = try await library.saveFeed(duplicated, feedKey: "k").podcast
+        #expect(try await library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
     }
 
-    @Test func savesEpisodesAsTheyAreParsed() async throws {
+    @Test func aFailedSaveStoresNothing() async throws {
         let library = try Library.inMemory()
-        let whole = feed(["One", "Two", "Three", "Four"])
-        let saved = try await library.saveFeed(feedKey: "https://example.com/feed") { handOn in
-            handOn(Array(whole.episodes[0..<1]))
-            handOn(Array(whole.episodes[1..<3]))
-            return Feed(podcast: whole.podcast, episodes: Array(whole.episodes[3...]), warnings: ["cut short"])
+        var options = Library.SaveOptions()
+        options.podcastID = 999  // no such podcast: the save fails inside its transaction
+        await #expect(throws: (any Error).self) {
+            try await library.saveFeed(feed(["One", "Two"]), feedKey: "k", options: options)
         }
-        #expect(saved.episodes.map(\.episode) == whole.episodes)
-        #expect(saved.warnings == ["cut short"])
-        #expect(try library.episodes(podcastID: saved.podcast.id).map(\.episode) == whole.episodes)
-        #expect(saved.podcast.podcast.title == "Show")
+        #expect(try await library.podcast(feedKey: "k") == nil)
+        #expect(try await library.currentPodcast() == nil)
     }
 
-    @Test func aFailedParseStoresNothing() async throws {
-        struct Broken: Error {}
+    @Test func theFingerprintCoversEveryColumnOfTheFeed() async throws {
         let library = try Library.inMemory()
-        let key = "https://example.com/feed"
-        await #expect(throws: Broken.self) {
-            try await library.saveFeed(feedKey: key) { handOn in
-                handOn(feed(["One", "Two"]).episodes)
-                throw Broken()
-            }
+        let columns = try await library.writer.read { db in try db.columns(in: "episode").map(\.name) }
+        let declared = EpisodeColumns.fields.map(\.name)
+        #expect(Set(columns) == Set(declared + EpisodeColumns.bookkeeping))
+        let full = Episode(
+            title: "T", guid: "g", link: "https://l", published: Date(timeIntervalSince1970: 5), duration: 7,
+            description: "d", enclosure: Enclosure(url: "https://e", length: 9, type: "audio/mpeg"), season: 1,
+            episodeNumber: 2, explicit: true, transcriptURL: "https://t", chaptersURL: "https://c")
+        // Rewriting any one column through its own field must change the fingerprint.
+        for field in EpisodeColumns.fields {
+            var changed = full
+            let row: Row = ["title": "other", "guid": "other", "link": "other", "published": 6.0, "duration": 8,
+                "description": "other", "enclosureURL": "https://other", "enclosureLength": 10, "enclosureType": "video/mp4",
+                "season": 3, "episodeNumber": 4, "explicit": false, "transcriptURL": "other", "chaptersURL": "other"]
+            field.read(&changed, row)
+            #expect(changed != full, "\(field.name) did not change the episode")
+            #expect(EpisodeColumns.fingerprint(of: changed) != EpisodeColumns.fingerprint(of: full), "\(field.name)")
         }
-        #expect(try library.podcast(feedKey: key) == nil)
-        #expect(try library.currentPodcast() == nil)
     }
 
-    @Test func remembersTheLastSearch() throws {
+    @Test func subscribingMarksOnlyTheMostRecentEpisodeNewAndAnUpdateMarksWhatItAdds() async throws {
         let library = try Library.inMemory()
-        try library.replaceSearchResults([
+        let stored = try await library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed").podcast
+        #expect(try await library.subscribe(podcastID: stored.id, keep: 2, autoDownload: .new))
+        #expect(try await library.newEpisodes().map(\.entry.episode.title) == ["Three"])
+        var newer = feed(["One", "Two", "Three"])
+        newer.episodes.append(Episode(title: "Four", guid: "g4", published: Date(timeIntervalSince1970: 1_800_000_000)))
+        var options = Library.SaveOptions()
+        options.newEpisodes = .added
+        options.makeCurrent = false
+        let saved = try await library.saveFeed(newer, feedKey: "https://example.com/feed", options: options)
+        #expect(saved.addedCount == 1)
+        #expect(try await library.newEpisodes().map(\.entry.episode.title) == ["Four", "Three"])
+        let summary = try #require(try await library.subscriptions().first)
+        #expect(summary.number == 1)
+        #expect(summary.episodeCount == 4)
+        #expect(summary.newCount == 2)
+        #expect(summary.podcast.subscription?.keep == 2)
+        #expect(summary.podcast.subscription?.autoDownload == .new)
+        // Subscribing again changes the policy, not the new marks.
+        #expect(try await !library.subscribe(podcastID: stored.id, keep: nil, autoDownload: .none))
+        #expect(try await library.newEpisodes().count == 2)
+        try await library.markOld(episodeIDs: [try #require(try await library.newEpisodes().first).entry.id])
+        #expect(try await library.newEpisodes().map(\.entry.episode.title) == ["Three"])
+        try await library.unsubscribe(podcastID: stored.id)
+        #expect(try await library.subscriptions().isEmpty)
+        #expect(try await library.episodes(podcastID: stored.id).count == 4)
+    }
+
+    @Test func recordsHowAnUpdateWent() async throws {
+        let library = try Library.inMemory()
+        let stored = try await library.saveFeed(feed(["One"]), feedKey: "https://example.com/feed").podcast
+        try await library.subscribe(podcastID: stored.id, keep: nil, autoDownload: .none)
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        try await library.recordUpdate(
+            podcastID: stored.id, UpdateResult(status: .notModified, at: at),
+            validators: FeedValidators(etag: "\"v1\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT"))
+        var summary = try #require(try await library.subscriptions().first)
+        #expect(summary.validators.etag == "\"v1\"")
+        #expect(summary.podcast.subscription?.lastUpdate == UpdateResult(status: .notModified, at: at))
+        #expect(summary.podcast.subscription?.lastSuccessAt == at)
+        try await library.recordUpdate(podcastID: stored.id, UpdateResult(status: .failed("boom"), at: at + 60))
+        summary = try #require(try await library.subscriptions().first)
+        #expect(summary.podcast.subscription?.lastUpdate?.status == .failed("boom"))
+        #expect(summary.podcast.subscription?.lastSuccessAt == at)
+        try await library.recordUpdate(podcastID: stored.id, UpdateResult(status: .gone, at: at + 120))
+        #expect(try await library.subscriptions().first?.podcast.subscription?.isGone == true)
+    }
+
+    @Test func remembersTheLastSearch() async throws {
+        let library = try Library.inMemory()
+        try await library.replaceSearchResults([
             SearchResult(number: 1, title: "First", feedURL: URL(string: "https://a/rss")),
             SearchResult(number: 2, title: "Second"),
         ])
-        #expect(try library.searchResult(number: 1).feedURL == URL(string: "https://a/rss"))
-        #expect(try library.searchResult(number: 2).feedURL == nil)
-        #expect(throws: LibraryError.noSuchSearchResult(number: 3, count: 2)) {
-            try library.searchResult(number: 3)
+        #expect(try await library.searchResult(number: 1).feedURL == URL(string: "https://a/rss"))
+        #expect(try await library.searchResult(number: 2).feedURL == nil)
+        await #expect(throws: LibraryError.noSuchSearchResult(number: 3, count: 2)) {
+            try await library.searchResult(number: 3)
         }
-        try library.replaceSearchResults([])
-        #expect(throws: LibraryError.noSuchSearchResult(number: 1, count: 0)) {
-            try library.searchResult(number: 1)
+        try await library.replaceSearchResults([])
+        await #expect(throws: LibraryError.noSuchSearchResult(number: 1, count: 0)) {
+            try await library.searchResult(number: 1)
         }
     }
 
-    @Test func opensAFolderOnDisk() throws {
+    @Test func opensAFolderOnDisk() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stored = try Library(directory: folder).saveFeed(feed(["One"]), feedKey: "k").podcast
-        let reopened = try Library(directory: folder)
-        #expect(try reopened.currentPodcast() == stored)
+        let stored = try await Library.open(directory: folder).saveFeed(feed(["One"]), feedKey: "k").podcast
+        let reopened = try await Library.open(directory: folder)
+        #expect(try await reopened.currentPodcast() == stored)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("library.sqlite").path))
     }
 
@@ -108,18 +162,18 @@ import Testing
         func size(_ name: String) throws -> Int {
             try #require(FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int)
         }
-        let library = try Library(directory: folder)
+        let library = try await Library.open(directory: folder)
         // Some 7 MB: well over the 1,000 pages at which SQLite would checkpoint on commit.
         let titles = (1...3000).map { "Episode \($0) " + String(repeating: "x", count: 2000) }
-        try library.saveFeed(feed(titles), feedKey: "k")
+        try await library.saveFeed(feed(titles), feedKey: "k")
         #expect(try size("library.sqlite") < 1_000_000)
         #expect(try size("library.sqlite-wal") > 6_000_000)
 
         await library.checkpoint()
         #expect(try size("library.sqlite") > 6_000_000)
         #expect(try size("library.sqlite-wal") == 0)
-        let current = try #require(try Library(directory: folder).currentPodcast())
-        #expect(try library.episodes(podcastID: current.id).count == 3000)
+        let current = try #require(try await Library.open(directory: folder).currentPodcast())
+        #expect(try await library.episodes(podcastID: current.id).count == 3000)
     }
 
     @Test func libraryLocationFollowsTheEnvironment() {

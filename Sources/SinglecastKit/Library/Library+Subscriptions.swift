@@ -1,0 +1,233 @@
+import Foundation
+import GRDB
+
+/// What a feed's last response said about its version, for the next conditional fetch.
+public struct FeedValidators: Equatable, Sendable {
+    public var etag: String?
+    public var lastModified: String?
+    /// A hash of the body, for servers that send no validators.
+    public var bodyHash: Int64?
+
+    public init(etag: String? = nil, lastModified: String? = nil, bodyHash: Int64? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.bodyHash = bodyHash
+    }
+
+    func store(podcastID: Int64, db: Database) throws {
+        try db.execute(
+            sql: "UPDATE podcast SET etag = ?, lastModified = ?, bodyHash = ? WHERE id = ?",
+            arguments: [etag, lastModified, bodyHash, podcastID])
+    }
+}
+
+/// A subscription as `podcasts` lists it: numbered, with its counts.
+public struct PodcastSummary: Equatable, Sendable {
+    /// The number `podcasts` shows (`@N` on the command line), from 1, in order of subscription.
+    public var number: Int
+    public var podcast: StoredPodcast
+    /// The episodes the feed lists now.
+    public var episodeCount: Int
+    public var newCount: Int
+    /// The episodes whose files are complete.
+    public var downloadedCount: Int
+    /// The validators of the last fetch.
+    public var validators: FeedValidators
+}
+
+/// A new episode, with its podcast.
+public struct NewEpisode: Equatable, Sendable {
+    public var podcast: StoredPodcast
+    public var entry: EpisodeEntry
+}
+
+extension Library {
+    // MARK: - Subscriptions
+
+    /// Subscribes to a stored podcast (or changes the policy of a subscription). A new
+    /// subscription marks only the podcast's most recent episode new, so that a first
+    /// `update --download` does not fetch the back catalogue.
+    /// Returns whether the podcast was not subscribed before.
+    @discardableResult
+    public func subscribe(podcastID: Int64, keep: Int?, autoDownload: AutoDownload) async throws -> Bool {
+        try await writer.write { db in
+            let wasSubscribed = try Bool.fetchOne(
+                db, sql: "SELECT subscribedAt IS NOT NULL FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
+            try db.execute(
+                sql: """
+                    UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?), keepEpisodes = ?, autoDownload = ?
+                    WHERE id = ?
+                    """,
+                arguments: [Date(), keep, autoDownload.rawValue, podcastID])
+            if !wasSubscribed {
+                try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ?", arguments: [podcastID])
+                try Self.markMostRecentNew(podcastID: podcastID, db: db)
+            }
+            return !wasSubscribed
+        }
+    }
+
+    /// Subscribes to a feed that has not been fetched yet (an OPML import): the first update
+    /// fetches it and marks its most recent episode new. Returns the podcast's id.
+    public func addSubscription(feedURL: URL, title: String) async throws -> Int64 {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING",
+                arguments: [feedURL.absoluteString, title])
+            try db.execute(
+                sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE feedKey = ?",
+                arguments: [Date(), feedURL.absoluteString])
+            return try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedURL.absoluteString])!
+        }
+    }
+
+    /// Marks the podcast's most recently published episode new.
+    static func markMostRecentNew(podcastID: Int64, db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE episode SET isNew = 1 WHERE id = (
+                  SELECT id FROM episode WHERE podcastId = ? AND position IS NOT NULL
+                  ORDER BY published IS NULL, published DESC, position LIMIT 1)
+                """,
+            arguments: [podcastID])
+    }
+
+    /// Changes what a subscription keeps and fetches by itself; nil leaves a setting as it is.
+    public func setPolicy(podcastID: Int64, keep: Int?? = nil, autoDownload: AutoDownload? = nil) async throws {
+        try await writer.write { db in
+            if let keep {
+                try db.execute(sql: "UPDATE podcast SET keepEpisodes = ? WHERE id = ?", arguments: [keep, podcastID])
+            }
+            if let autoDownload {
+                try db.execute(
+                    sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
+            }
+        }
+    }
+
+    /// Ends a subscription. The podcast, its episodes and their files stay in the library.
+    public func unsubscribe(podcastID: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE podcast SET subscribedAt = NULL, etag = NULL, lastModified = NULL, bodyHash = NULL,
+                      updateStatus = NULL, updateDetail = NULL WHERE id = ?
+                    """,
+                arguments: [podcastID])
+            try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ?", arguments: [podcastID])
+        }
+    }
+
+    /// Every subscription, numbered in order of subscription, with its counts.
+    public func subscriptions() async throws -> [PodcastSummary] {
+        try await writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT podcast.*,
+                      (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND position IS NOT NULL) AS episodeCount,
+                      (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND isNew) AS newCount,
+                      (SELECT COUNT(*) FROM episode JOIN download ON download.enclosureURL = episode.enclosureURL
+                        WHERE episode.podcastId = podcast.id AND download.state = 'completed') AS downloadedCount
+                    FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
+                    """)
+            return rows.enumerated().map { index, row in
+                PodcastSummary(
+                    number: index + 1, podcast: Self.storedPodcast(from: row), episodeCount: row["episodeCount"],
+                    newCount: row["newCount"], downloadedCount: row["downloadedCount"],
+                    validators: FeedValidators(etag: row["etag"], lastModified: row["lastModified"], bodyHash: row["bodyHash"]))
+            }
+        }
+    }
+
+    /// Records how an update of a subscription went.
+    public func recordUpdate(podcastID: Int64, _ result: UpdateResult, validators: FeedValidators? = nil) async throws {
+        try await writer.write { db in
+            let detail: String?
+            switch result.status {
+            case .failed(let message): detail = message
+            case .moved(let from, _): detail = from
+            case .ok, .notModified, .gone: detail = nil
+            }
+            let succeeded: Bool
+            switch result.status {
+            case .ok, .notModified, .moved: succeeded = true
+            case .gone, .failed: succeeded = false
+            }
+            try db.execute(
+                sql: """
+                    UPDATE podcast SET updateStatus = ?, updateDetail = ?, updatedAt = ?,
+                      lastSuccessAt = CASE WHEN ? THEN ? ELSE lastSuccessAt END WHERE id = ?
+                    """,
+                arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
+            try validators?.store(podcastID: podcastID, db: db)
+        }
+    }
+
+    // MARK: - New and deleted episodes
+
+    /// The new episodes of every subscription, newest first.
+    public func newEpisodes() async throws -> [NewEpisode] {
+        try await writer.read { db in
+            let downloads = try Self.downloadsByEnclosureURL(db)
+            var podcasts: [Int64: StoredPodcast] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT episode.* FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                    WHERE episode.isNew AND podcast.subscribedAt IS NOT NULL
+                    ORDER BY episode.published IS NULL, episode.published DESC, podcast.id, episode.position
+                    """)
+            return try rows.map { row in
+                let podcastID: Int64 = row["podcastId"]
+                if podcasts[podcastID] == nil { podcasts[podcastID] = try Self.podcast(db, id: podcastID) }
+                return NewEpisode(
+                    podcast: podcasts[podcastID]!,
+                    entry: Self.entry(from: row, number: row["position"] ?? 0, downloads: downloads))
+            }
+        }
+    }
+
+    /// Clears the new mark of the given episodes.
+    public func markOld(episodeIDs: [Int64]) async throws {
+        try await writer.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE episode SET isNew = 0 WHERE id = ?")
+            for id in episodeIDs { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    /// Records that the user deleted the files of these episodes (or takes that back), so
+    /// that updates never download them again.
+    public func markDeleted(episodeIDs: [Int64], _ deleted: Bool = true) async throws {
+        try await writer.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE episode SET isDeleted = ? WHERE id = ?")
+            for id in episodeIDs { try statement.execute(arguments: [deleted, id]) }
+        }
+    }
+
+    /// Records the episodes with these enclosure URLs as deleted by retention.
+    static func markDeleted(enclosureURLs: [String], db: Database) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE episode SET isDeleted = 1 WHERE enclosureURL = ?")
+        for url in enclosureURLs { try statement.execute(arguments: [url]) }
+    }
+
+    static func subscription(from row: Row) -> Subscription? {
+        guard let subscribedAt: Date = row["subscribedAt"] else { return nil }
+        var lastUpdate: UpdateResult?
+        if let name: String = row["updateStatus"], let at: Date = row["updatedAt"] {
+            let detail: String? = row["updateDetail"]
+            let status: UpdateStatus =
+                switch name {
+                case "ok": .ok
+                case "not-modified": .notModified
+                case "moved": .moved(from: detail ?? "", to: row["feedKey"])
+                case "gone": .gone
+                default: .failed(detail ?? "")
+                }
+            lastUpdate = UpdateResult(status: status, at: at)
+        }
+        return Subscription(
+            keep: row["keepEpisodes"], autoDownload: AutoDownload(rawValue: row["autoDownload"] ?? "none") ?? .none,
+            subscribedAt: subscribedAt, lastUpdate: lastUpdate, lastSuccessAt: row["lastSuccessAt"])
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A download as the progress buffer knows it: one per enclosure URL ever asked for.
+///
+/// This is the public snapshot the library, the engine and the daemon report; the database
+/// row (`DownloadRow`) and the daemon's wire message (`WireDownload`) are separate types that
+/// change for their own reasons.
+public struct Download: Equatable, Hashable, Sendable {
+    public var id: Int64
+    /// The key of the progress buffer.
+    public var enclosureURL: String
+    public var state: DownloadState
+    /// The bytes on disk.
+    public var receivedBytes: Int64
+    /// The total size, once a server or the feed announced it.
+    public var expectedBytes: Int64?
+    /// The final path of the episode file (the partial file is this path + `.part`).
+    public var file: String
+    public var podcastTitle: String
+    public var episodeTitle: String
+    /// Why the download stopped, in the error state: the description of the error.
+    public var failure: String?
+    /// The enclosure's type as the feed announced it.
+    public var mediaType: String?
+    /// The transfer speed last measured by the owner, while downloading.
+    public var bytesPerSecond: Double?
+    /// The process downloading it, while the state is waiting or downloading.
+    public var owner: DownloadOwner?
+    /// Whether the background daemon is responsible for it (and resumes it when it restarts).
+    public var background: Bool
+    public var updatedAt: Date
+
+    public init(
+        id: Int64, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
+        expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
+        failure: String? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
+        owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.enclosureURL = enclosureURL
+        self.state = state
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+        self.file = file
+        self.podcastTitle = podcastTitle
+        self.episodeTitle = episodeTitle
+        self.failure = failure
+        self.mediaType = mediaType
+        self.bytesPerSecond = bytesPerSecond
+        self.owner = owner
+        self.background = background
+        self.updatedAt = updatedAt
+    }
+
+    /// The seconds left at the last measured speed, while downloading.
+    public var secondsLeft: Double? {
+        guard state == .downloading, let expectedBytes, let bytesPerSecond, bytesPerSecond > 0 else { return nil }
+        return Double(max(0, expectedBytes - receivedBytes)) / bytesPerSecond
+    }
+
+    /// The fraction done, when the total is known.
+    public var fractionCompleted: Double? {
+        if state == .completed { return 1 }
+        guard let expectedBytes, expectedBytes > 0 else { return nil }
+        return min(1, Double(receivedBytes) / Double(expectedBytes))
+    }
+}
+
+/// The process that owns a running download: its id, and when it started, so that a process
+/// that died and whose id the kernel gave to another is not taken for the owner.
+public struct DownloadOwner: Equatable, Hashable, Sendable {
+    public var processID: Int32
+    /// The process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), when known.
+    public var startTime: UInt64?
+
+    public init(processID: Int32, startTime: UInt64?) {
+        self.processID = processID
+        self.startTime = startTime
+    }
+
+    /// This process.
+    public static let current = DownloadOwner(processID: getpid(), startTime: ProcessIdentity.startTime(of: getpid()))
+
+    /// Whether the owner still runs: a process with its id exists and, where the start time
+    /// is known, started at that time.
+    public var isAlive: Bool {
+        guard kill(processID, 0) == 0 || errno == EPERM else { return false }
+        guard let startTime else { return true }
+        return ProcessIdentity.startTime(of: processID).map { $0 == startTime } ?? true
+    }
+}
+
+/// Reads what identifies a process beyond its id.
+enum ProcessIdentity {
+    /// Field 22 of `/proc/PID/stat` (the start time in clock ticks since boot); nil where there
+    /// is no `/proc` or the process is gone.
+    static func startTime(of processID: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
+            let closing = stat.lastIndex(of: ")")
+        else { return nil }
+        // The command name (field 2) may hold spaces and parentheses: count fields after its end.
+        let fields = stat[stat.index(after: closing)...].split(separator: " ")
+        // fields[0] is field 3 (state), so field 22 is fields[19].
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// How a podcast is followed: what to keep, what to fetch by itself, and how its last update went.
+public struct Subscription: Equatable, Sendable {
+    /// Keep the files of this many most recent downloaded episodes; nil keeps them all.
+    public var keep: Int?
+    /// What `update --download` fetches of this podcast.
+    public var autoDownload: AutoDownload
+    public var subscribedAt: Date
+    /// The last update, when there was one.
+    public var lastUpdate: UpdateResult?
+    /// When an update last fetched the feed (or learned it had not changed).
+    public var lastSuccessAt: Date?
+
+    public init(
+        keep: Int? = nil, autoDownload: AutoDownload = .none, subscribedAt: Date = Date(),
+        lastUpdate: UpdateResult? = nil, lastSuccessAt: Date? = nil
+    ) {
+        self.keep = keep
+        self.autoDownload = autoDownload
+        self.subscribedAt = subscribedAt
+        self.lastUpdate = lastUpdate
+        self.lastSuccessAt = lastSuccessAt
+    }
+
+    /// Whether the feed answered 410 Gone: it is no longer fetched.
+    public var isGone: Bool {
+        if case .gone = lastUpdate?.status { return true }
+        return false
+    }
+}
+
+/// What `update --download` fetches of a podcast by itself.
+public enum AutoDownload: String, CaseIterable, Codable, Sendable {
+    /// Nothing: new episodes are only listed.
+    case none
+    /// Every new episode.
+    case new
+}
+
+/// How one podcast's update went.
+public struct UpdateResult: Equatable, Sendable {
+    public var status: UpdateStatus
+    public var at: Date
+
+    public init(status: UpdateStatus, at: Date) {
+        self.status = status
+        self.at = at
+    }
+}
+
+/// The outcome of fetching one subscription's feed.
+public enum UpdateStatus: Equatable, Sendable {
+    /// The feed was fetched and saved.
+    case ok
+    /// The server answered 304, or sent the same bytes as last time: nothing to save.
+    case notModified
+    /// The feed moved for good (301/308 or `itunes:new-feed-url`) from the first URL to the second,
+    /// and was fetched there.
+    case moved(from: String, to: String)
+    /// The server answered 410: the podcast is no longer fetched.
+    case gone
+    /// The update failed; the text is the error's description.
+    case failed(String)
+
+    /// The word stored and shown for the status.
+    public var name: String {
+        switch self {
+        case .ok: "ok"
+        case .notModified: "not-modified"
+        case .moved: "moved"
+        case .gone: "gone"
+        case .failed: "failed"
+        }
+    }
+}

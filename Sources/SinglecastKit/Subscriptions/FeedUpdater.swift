@@ -1,0 +1,153 @@
+import Foundation
+
+/// How one subscription's update went.
+public struct PodcastUpdate: Sendable {
+    /// The podcast as stored after the update.
+    public var podcast: StoredPodcast
+    public var status: UpdateStatus
+    /// The episodes the update added (marked new).
+    public var addedCount: Int
+    /// Problems the parser recovered from.
+    public var warnings: [String]
+}
+
+/// Refreshes subscriptions: feeds fetched concurrently (a bounded number of connections in
+/// all and per host), each body parsed as it arrives, conditional requests that cost nothing
+/// when a feed has not changed, moves followed, and failures kept to the podcast they concern.
+public struct FeedUpdater: Sendable {
+    public let library: Library
+    public let session: HTTPSession
+    /// How many feeds are fetched at once.
+    public var maximumConnections = 8
+    /// How many feeds of one host are fetched at once.
+    public var maximumPerHost = 2
+
+    public init(library: Library, session: HTTPSession) {
+        self.library = library
+        self.session = session
+    }
+
+    /// Updates `subscriptions` (those gone are skipped), calling `progress` as each finishes,
+    /// and returns the updates in the order given.
+    public func update(
+        _ subscriptions: [PodcastSummary], progress: @escaping @Sendable (PodcastUpdate) -> Void = { _ in }
+    ) async -> [PodcastUpdate] {
+        let hosts = HostLimiter(limit: maximumPerHost)
+        let active = subscriptions.filter { $0.podcast.subscription?.isGone != true }
+        var results: [Int: PodcastUpdate] = [:]
+        await withTaskGroup(of: (Int, PodcastUpdate).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < active.count else { return }
+                let index = next
+                let summary = active[index]
+                next += 1
+                group.addTask {
+                    let host = URL(string: summary.podcast.feedKey)?.host ?? ""
+                    await hosts.acquire(host)
+                    let update = await self.update(summary)
+                    await hosts.release(host)
+                    return (index, update)
+                }
+            }
+            for _ in 0..<maximumConnections { startNext() }
+            for await (index, update) in group {
+                results[index] = update
+                progress(update)
+                startNext()
+            }
+        }
+        return active.indices.compactMap { results[$0] }
+    }
+
+    /// Updates one subscription and records how it went.
+    public func update(_ summary: PodcastSummary) async -> PodcastUpdate {
+        let podcast = summary.podcast
+        let now = Date()
+        var update = PodcastUpdate(podcast: podcast, status: .ok, addedCount: 0, warnings: [])
+        var validators: FeedValidators?
+        do {
+            let fetched = try await fetchAndSave(summary)
+            update.status = fetched.status
+            validators = fetched.validators
+            if let saved = fetched.saved {
+                update.addedCount = saved.addedCount
+                update.warnings = saved.warnings
+            }
+        } catch let error as HTTPError where error.reason == .status(410) {
+            update.status = .gone
+        } catch {
+            update.status = .failed((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        }
+        try? await library.recordUpdate(podcastID: podcast.id, UpdateResult(status: update.status, at: now), validators: validators)
+        if let refreshed = try? await library.podcast(id: podcast.id) { update.podcast = refreshed }
+        return update
+    }
+
+    /// Fetches a subscription's feed (conditionally) and saves it when it changed. Returns the
+    /// status, the validators to remember when nothing was saved, and the save.
+    private func fetchAndSave(_ summary: PodcastSummary) async throws
+        -> (status: UpdateStatus, validators: FeedValidators?, saved: SavedFeed?)
+    {
+        let podcast = summary.podcast
+        guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
+            let feed = try await FeedLoader.load(file: URL(string: podcast.feedKey)!)
+            return (.ok, nil, try await save(feed, key: podcast.feedKey, summary: summary, validators: nil))
+        }
+        let loader = FeedLoader(session: session)
+        guard case .fetched(var feed, var validators, let sameBody) = try await loader.fetch(url, validators: summary.validators)
+        else { return (.notModified, nil, nil) }
+        var key = (feed.podcast.feedURL ?? url).absoluteString
+        // The publisher's word that the feed moved counts once the new URL serves a feed.
+        if let announced = feed.podcast.newFeedURL, announced.absoluteString != key,
+            case .fetched(let moved, let movedValidators, _)? = try? await loader.fetch(announced, validators: nil)
+        {
+            feed = moved
+            key = (moved.podcast.feedURL ?? announced).absoluteString
+            validators = movedValidators
+        } else if sameBody && key == podcast.feedKey {
+            return (.notModified, validators, nil)
+        }
+        let saved = try await save(feed, key: key, summary: summary, validators: validators)
+        return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
+    }
+
+    /// Saves a fetched feed into the subscription; on its first fetch (an imported feed), only
+    /// the most recent episode is marked new, as `subscribe` does.
+    private func save(_ feed: Feed, key: String, summary: PodcastSummary, validators: FeedValidators?) async throws -> SavedFeed {
+        var options = Library.SaveOptions()
+        options.makeCurrent = false
+        options.newEpisodes = summary.episodeCount == 0 && summary.podcast.subscription?.lastSuccessAt == nil ? .mostRecent : .added
+        options.podcastID = summary.podcast.id
+        options.validators = validators
+        return try await library.saveFeed(feed, feedKey: key, options: options)
+    }
+}
+
+/// Lets at most `limit` tasks work with one host at a time; the others wait in order.
+actor HostLimiter {
+    private let limit: Int
+    private var busy: [String: Int] = [:]
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    func acquire(_ host: String) async {
+        if busy[host, default: 0] < limit {
+            busy[host, default: 0] += 1
+            return
+        }
+        await withCheckedContinuation { waiting[host, default: []].append($0) }
+    }
+
+    func release(_ host: String) {
+        if var queue = waiting[host], !queue.isEmpty {
+            queue.removeFirst().resume()
+            waiting[host] = queue
+        } else {
+            busy[host, default: 1] -= 1
+        }
+    }
+}

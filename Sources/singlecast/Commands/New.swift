@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+
+extension Singlecast {
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the new episodes of every subscription, newest first.",
+            discussion: "`singlecast download --new [N…]` downloads them; `singlecast mark-old` clears them.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print the new episodes as JSON.")
+        var json = false
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            let listed = try await library.newEpisodes()
+            if json {
+                try printJSON(listed.enumerated().map { NewEpisodeJSON(number: $0.offset + 1, $0.element) })
+            } else if listed.isEmpty {
+                print("No new episodes.")
+            } else {
+                var table = TextTable(headers: ["#", "Date", "Podcast", "State", "Title"], rightAligned: [0])
+                for (index, item) in listed.enumerated() {
+                    table.rows.append([
+                        String(index + 1), item.entry.episode.published.map(Format.day) ?? "",
+                        SearchTable.truncate(item.podcast.podcast.title, 30), EpisodeTable.stateCell(item.entry.download),
+                        item.entry.episode.title,
+                    ])
+                }
+                print(table.render())
+            }
+        }
+    }
+
+    struct MarkOld: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mark-old", abstract: "Clear the new mark of episodes, numbered as `singlecast new` lists them.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Numbers or ranges from `singlecast new`.")
+        var episodes: [String] = []
+
+        @Flag(help: "Every new episode.")
+        var all = false
+
+        func validate() throws {
+            _ = try EpisodeNumbers.parse(episodes)
+            guard all != !episodes.isEmpty else { throw ValidationError("Give episode numbers, or --all.") }
+        }
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            let listed = try await library.newEpisodes()
+            let numbers = all ? Array(listed.indices.map { $0 + 1 }) : try EpisodeNumbers.parse(episodes)
+            let ids = try numbers.map { number in
+                guard listed.indices.contains(number - 1) else { throw NewEpisodeError(number: number, count: listed.count) }
+                return listed[number - 1].entry.id
+            }
+            try await library.markOld(episodeIDs: ids)
+            print("\(ids.count) episode\(ids.count == 1 ? "" : "s") marked old")
+        }
+    }
+}
+
+/// The `--json` shape of a new episode.
+struct NewEpisodeJSON: Encodable {
+    var number: Int
+    var podcast: String
+    var title: String
+    var published: Date?
+    var url: String?
+    var state: String
+
+    init(number: Int, _ item: NewEpisode) {
+        self.number = number
+        podcast = item.podcast.podcast.title
+        title = item.entry.episode.title
+        published = item.entry.episode.published
+        url = item.entry.episode.enclosure?.url
+        state = (item.entry.download?.state ?? .notStarted).rawValue
+    }
+}

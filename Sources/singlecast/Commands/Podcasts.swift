@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+
+extension Singlecast {
+    struct Podcasts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the subscriptions, numbered (@N in other commands).")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print the subscriptions as JSON.")
+        var json = false
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            let summaries = try await library.subscriptions()
+            if json {
+                try printJSON(summaries.map(SubscriptionJSON.init))
+            } else if summaries.isEmpty {
+                print("No subscriptions yet.")
+            } else {
+                var table = TextTable(
+                    headers: ["#", "Title", "Episodes", "New", "Downloaded", "Updated", "Status"], rightAligned: [0, 2, 3, 4])
+                for summary in summaries {
+                    let subscription = summary.podcast.subscription
+                    table.rows.append([
+                        "@\(summary.number)", SearchTable.truncate(summary.podcast.podcast.title, 40),
+                        String(summary.episodeCount), String(summary.newCount), String(summary.downloadedCount),
+                        subscription?.lastSuccessAt.map(Format.day) ?? "",
+                        subscription?.lastUpdate.map { Words.status($0.status) } ?? "",
+                    ])
+                }
+                print(table.render())
+            }
+        }
+    }
+}
+
+/// The `--json` shape of a subscription.
+struct SubscriptionJSON: Encodable {
+    var number: Int
+    var title: String
+    var feedURL: String
+    var episodes: Int
+    var new: Int
+    var downloaded: Int
+    var keep: Int?
+    var auto: String
+    var lastSuccess: Date?
+    var status: String?
+    var error: String?
+
+    init(_ summary: PodcastSummary) {
+        number = summary.number
+        title = summary.podcast.podcast.title
+        feedURL = summary.podcast.feedKey
+        episodes = summary.episodeCount
+        new = summary.newCount
+        downloaded = summary.downloadedCount
+        let subscription = summary.podcast.subscription
+        keep = subscription?.keep
+        auto = subscription?.autoDownload.rawValue ?? AutoDownload.none.rawValue
+        lastSuccess = subscription?.lastSuccessAt
+        status = subscription?.lastUpdate?.status.name
+        if case .failed(let message)? = subscription?.lastUpdate?.status { error = message }
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+import Synchronization
+
+extension Singlecast {
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Refresh subscriptions and show how many episodes are new.",
+            discussion: """
+                Feeds are fetched concurrently (8 connections, 2 per host) with conditional \
+                requests, so an unchanged feed costs one round trip. With --download, the new \
+                episodes of subscriptions whose policy is `--auto new` are downloaded (all new \
+                episodes of the podcasts named, when some are). Exit status: 0 when every feed \
+                updated, 1 when any failed.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "Subscriptions to update (@N, feed URL or part of the title); all by default.")
+        var podcasts: [String] = []
+
+        @Flag(help: "Download the new episodes afterwards.")
+        var download = false
+
+        @Flag(help: "With --download: hand the episodes to the background daemon.")
+        var background = false
+
+        @Option(help: "With --download: how many downloads run at once.")
+        var jobs: Int?
+
+        @Flag(help: "Print the result of each update as JSON.")
+        var json = false
+
+        func validate() throws {
+            if background && !download { throw ValidationError("--background goes with --download.") }
+            if let jobs, !(1...32).contains(jobs) { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
+        }
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            var named: Set<Int64>?
+            if !podcasts.isEmpty {
+                named = []
+                for text in podcasts { named?.insert(try await library.podcast(matching: FeedReference(text)).id) }
+            }
+            let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
+            if download {
+                let eligible = try await Self.eligible(library: library, named: named)
+                if !eligible.isEmpty {
+                    let buffer = try await global.progressBuffer(library)
+                    try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
+                        .start(eligible, buffer: buffer)
+                }
+            }
+            if results.contains(where: { if case .failed = $0.status { true } else { false } }) {
+                throw ExitCode.failure
+            }
+        }
+
+        /// The new episodes `--download` fetches: not deleted, not complete, of podcasts whose
+        /// policy is `new` (or of the podcasts named).
+        static func eligible(library: Library, named: Set<Int64>?) async throws
+            -> [DownloadRequest]
+        {
+            let listed = try await library.newEpisodes()
+            return listed.compactMap { item -> DownloadRequest? in
+                guard let enclosure = item.entry.episode.enclosure, !item.entry.isDeleted,
+                    item.entry.download?.state != .completed
+                else { return nil }
+                let wanted = named.map { $0.contains(item.podcast.id) } ?? (item.podcast.subscription?.autoDownload == .new)
+                guard wanted else { return nil }
+                return DownloadRequest(podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure)
+            }
+        }
+    }
+}
+
+/// Runs an update of subscriptions and reports it: a live line on a terminal, a line per
+/// podcast when piped, JSON with --json, then a summary.
+struct SubscriptionUpdate {
+    var global: GlobalOptions
+    var library: Library
+    var json: Bool
+
+    /// Updates the subscriptions with these ids (all of them when nil).
+    func run(podcastIDs: Set<Int64>?) async throws -> [PodcastUpdate] {
+        var summaries = try await library.subscriptions()
+        if let podcastIDs { summaries = summaries.filter { podcastIDs.contains($0.podcast.id) } }
+        let live = !json && TTY.isTerminal(stdout: true)
+        let counter = Mutex((done: 0, failed: 0))
+        let total = summaries.count
+        let results = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
+            await FeedUpdater(library: library, session: session).update(summaries) { update in
+                let (done, failed) = counter.withLock { counter in
+                    counter.done += 1
+                    if case .failed = update.status { counter.failed += 1 }
+                    return (counter.done, counter.failed)
+                }
+                for warning in update.warnings { printError("warning: \(update.podcast.podcast.title): \(warning)") }
+                if live {
+                    let failures = failed > 0 ? " … \(failed) failed" : ""
+                    printNow("\u{1B}[2K\rUpdating \(done) of \(total)\(failures)", newline: false)
+                } else if !json {
+                    printNow(Self.line(update))
+                }
+            }
+        }
+        if json {
+            try printJSON(results.map(UpdateJSON.init))
+            return results
+        }
+        if live {
+            printNow("\u{1B}[2K\r", newline: false)
+            for update in results where update.addedCount > 0 || update.status != .ok && update.status != .notModified {
+                printNow(Self.line(update))
+            }
+        }
+        let added = results.reduce(0) { $0 + $1.addedCount }
+        let failed = results.filter { if case .failed = $0.status { true } else { false } }.count
+        print("Updated \(results.count) podcast\(results.count == 1 ? "" : "s"): \(added) new episode\(added == 1 ? "" : "s")"
+            + (failed > 0 ? ", \(failed) failed" : ""))
+        return results
+    }
+
+    /// `Title: 3 new`, `Title: not modified`, `Title: error: …`
+    static func line(_ update: PodcastUpdate) -> String {
+        let title = update.podcast.podcast.title.isEmpty ? update.podcast.feedKey : update.podcast.podcast.title
+        switch update.status {
+        case .ok: return "\(title): \(update.addedCount) new"
+        case .moved: return "\(title): \(update.addedCount) new, \(Words.status(update.status))"
+        case .failed(let message): return "\(title): error: \(message)"
+        case .notModified, .gone: return "\(title): \(Words.status(update.status))"
+        }
+    }
+}
+
+/// The `--json` shape of one podcast's update.
+struct UpdateJSON: Encodable {
+    var title: String
+    var feedURL: String
+    var status: String
+    var new: Int
+    var error: String?
+    var movedFrom: String?
+
+    init(_ update: PodcastUpdate) {
+        title = update.podcast.podcast.title
+        feedURL = update.podcast.feedKey
+        status = update.status.name
+        new = update.addedCount
+        if case .failed(let message) = update.status { error = message }
+        if case .moved(let from, _) = update.status { movedFrom = from }
+    }
+}

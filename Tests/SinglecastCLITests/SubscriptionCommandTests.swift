@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `subscribe`, `podcasts`, `update`, `new`, `mark-old`, `delete` and `unsubscribe` against
+/// feeds served by a local server.
+@Suite(.timeLimit(.minutes(3))) struct SubscriptionCommandTests {
+    /// A small RSS feed: `items` titles, newest first, with enclosures on the same server.
+    static func feed(_ title: String, items: [String], extra: String = "") -> Data {
+        let entries = items.enumerated().map { index, item in
+            let day = 28 - index
+            return """
+                <item><title>\(item)</title><guid>\(title)-\(item)</guid>
+                <pubDate>\(day) Jun 2024 08:00:00 GMT</pubDate>
+                <enclosure url="/media/\(title)-\(index).mp3" length="2000" type="audio/mpeg"/></item>
+                """
+        }
+        return Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+            <title>\(title)</title>\(extra)
+            \(entries.joined(separator: "\n"))
+            </channel></rss>
+            """.utf8)
+    }
+
+    struct World {
+        let server: TestServer
+        let cli: CLI
+
+        static func start() async throws -> World {
+            World(server: try await TestServer.start(), cli: try CLI(environment: ["SINGLECAST_TIMEOUT": "2"]))
+        }
+
+        func url(_ path: String) -> String { server.url(path).absoluteString }
+
+        func serveFeed(_ path: String, _ data: Data, etag: String? = nil, lastModified: Date? = nil) {
+            server.serve(path: path, data: data, contentType: "application/rss+xml", etag: etag, lastModified: lastModified)
+        }
+
+        func stop() async throws {
+            try await server.stop()
+            cli.removeHome()
+        }
+    }
+
+    @Test func anUnchangedFeedCostsOneConditionalRequest() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A2", "A1"]), etag: "\"a1\"")
+        world.serveFeed(
+            "/b.xml", Self.feed("Beta", items: ["B1"]), lastModified: Date(timeIntervalSince1970: 1_700_000_000))
+        world.serveFeed("/c.xml", Self.feed("Gamma", items: ["C1"]))
+
+        let subscribed = try await world.cli.run(["subscribe", world.url("/a.xml"), world.url("/b.xml"), world.url("/c.xml")])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        #expect(subscribed.stdout.contains("subscribed: Alpha (2 episodes)"))
+        let new = try await world.cli.run(["new"])
+        #expect(new.stdout.contains("A2") && !new.stdout.contains("A1"), "only the most recent is new: \(new.stdout)")
+
+        let update = try await world.cli.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Alpha: not modified"))
+        #expect(update.stdout.contains("Beta: not modified"))
+        #expect(update.stdout.contains("Gamma: not modified"), "same bytes without validators: \(update.stdout)")
+        #expect(world.server.requests(for: "/a.xml").last?.header("If-None-Match") == "\"a1\"")
+        #expect(world.server.requests(for: "/b.xml").last?.header("If-Modified-Since") == "Tue, 14 Nov 2023 22:13:20 GMT")
+        #expect(update.stdout.hasSuffix("Updated 3 podcasts: 0 new episodes\n"))
+
+        let podcasts = try await world.cli.run(["podcasts", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(podcasts.stdout.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["status"] as? String } == ["not-modified", "not-modified", "not-modified"])
+        #expect(list.map { $0["number"] as? Int } == [1, 2, 3])
+        try await world.stop()
+    }
+
+    @Test func aChangedFeedAddsNewEpisodesAndDownloadsThemWhenAsked() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")
+        for index in 0..<3 {
+            world.server.serve(path: "/media/Alpha-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new", "--keep", "1"]).status == 0)
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A3", "A2", "A1"]), etag: "\"2\"")
+
+        let update = try await world.cli.run(["update", "--download"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Alpha: 2 new"))
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Alpha")
+        // Keep 1: of the three new episodes downloaded, only the newest file stays.
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["A3.mp3"], "\(update.stdout)")
+        let listed = try await world.cli.run(["new", "--json"])
+        let new = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(new.map { $0["title"] as? String } == ["A3", "A2", "A1"])
+
+        #expect(try await world.cli.run(["mark-old", "--all"]).status == 0)
+        #expect(try await world.cli.run(["new"]).stdout == "No new episodes.\n")
+        try await world.stop()
+    }
+
+    @Test func movesAreFollowedOnlyWhenPermanent() async throws {
+        let world = try await World.start()
+        world.serveFeed("/moved-for-good.xml", Self.feed("Permanent", items: ["P1"]))
+        world.serveFeed("/moved-for-now.xml", Self.feed("Temporary", items: ["T1"]))
+        world.serveFeed("/new-home.xml", Self.feed("Announced", items: ["N1"]))
+        world.serveFeed(
+            "/announcing.xml",
+            Self.feed("Announced", items: ["N1"], extra: "<itunes:new-feed-url>\(world.url("/new-home.xml"))</itunes:new-feed-url>"))
+        world.serveFeed("/permanent.xml", Self.feed("Permanent", items: ["P1"]))
+        world.serveFeed("/temporary.xml", Self.feed("Temporary", items: ["T1"]))
+        let subscribed = try await world.cli.run([
+            "subscribe", world.url("/permanent.xml"), world.url("/temporary.xml"), world.url("/announcing.xml"),
+        ])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        world.server.remove(path: "/permanent.xml")
+        world.server.remove(path: "/temporary.xml")
+        world.server.redirect(path: "/permanent.xml", to: "/moved-for-good.xml", status: 301)
+        world.server.redirect(path: "/temporary.xml", to: "/moved-for-now.xml", status: 302)
+
+        let update = try await world.cli.run(["update", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [[String: Any]])
+        let byTitle = Dictionary(uniqueKeysWithValues: results.map { ($0["title"] as! String, $0) })
+        #expect(byTitle["Permanent"]?["status"] as? String == "moved")
+        #expect(byTitle["Permanent"]?["feedURL"] as? String == world.url("/moved-for-good.xml"))
+        #expect(byTitle["Temporary"]?["status"] as? String == "not-modified")  // the same bytes as before
+        #expect(byTitle["Temporary"]?["feedURL"] as? String == world.url("/temporary.xml"))
+        #expect(byTitle["Announced"]?["status"] as? String == "moved")
+        #expect(byTitle["Announced"]?["feedURL"] as? String == world.url("/new-home.xml"))
+        try await world.stop()
+    }
+
+    @Test func failuresStayWithTheirPodcastAndGoneFeedsAreNoLongerFetched() async throws {
+        let world = try await World.start()
+        for name in ["ok", "missing", "broken", "gone", "stalled", "html"] {
+            world.serveFeed("/\(name).xml", Self.feed(name, items: ["\(name)1"]))
+        }
+        let urls = ["ok", "missing", "broken", "gone", "stalled", "html"].map { world.url("/\($0).xml") }
+        #expect(try await world.cli.run(["subscribe"] + urls).status == 0)
+        world.server.addFaults([.notFound], for: "/missing.xml")
+        world.server.addFaults([.status(500)], for: "/broken.xml")
+        world.server.addFaults([.status(410)], for: "/gone.xml")
+        world.server.addFaults([.stall(afterBytes: 10, seconds: 6)], for: "/stalled.xml")
+        world.server.addFaults([.htmlPage], for: "/html.xml")
+        world.serveFeed("/ok.xml", Self.feed("ok", items: ["ok2", "ok1"]))
+
+        let update = try await world.cli.run(["update"])
+        #expect(update.status == 1)
+        #expect(update.stdout.contains("ok: 1 new"))
+        #expect(update.stdout.contains("missing: error: \(world.url("/missing.xml")) answered HTTP 404 Not Found"))
+        #expect(update.stdout.contains("broken: error: \(world.url("/broken.xml")) answered HTTP 500"))
+        #expect(update.stdout.contains("gone: gone"))
+        #expect(update.stdout.contains("stalled: error:"), "\(update.stdout)")
+        #expect(update.stdout.contains("html: error:"))
+        #expect(update.stdout.contains("4 failed"))
+
+        world.server.clearRequests()
+        let again = try await world.cli.run(["update"])
+        #expect(world.server.requests(for: "/gone.xml").isEmpty)
+        #expect(again.status == 0, "\(again.stdout)")
+        let podcasts = try await world.cli.run(["podcasts"])
+        #expect(podcasts.stdout.contains("gone (the server answered 410"))
+        try await world.stop()
+    }
+
+    @Test func twoHundredFeedsUpdateTogether() async throws {
+        let world = try await World.start()
+        let urls = (0..<200).map { index -> String in
+            world.serveFeed("/f\(index).xml", Self.feed("Show \(index)", items: ["E1"]), etag: "\"\(index)\"")
+            return world.url("/f\(index).xml")
+        }
+        #expect(try await world.cli.run(["subscribe"] + urls).status == 0)
+        for index in stride(from: 0, to: 200, by: 10) {
+            world.serveFeed("/f\(index).xml", Self.feed("Show \(index)", items: ["E2", "E1"]), etag: "\"\(index)b\"")
+        }
+        let update = try await world.cli.run(["update"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.hasSuffix("Updated 200 podcasts: 20 new episodes\n"))
+        try await world.stop()
+    }
+
+    @Test func podcastsAreNamedByNumberURLOrPartOfTheTitle() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Morning News", items: ["M1"]))
+        world.serveFeed("/b.xml", Self.feed("Evening News", items: ["E1"]))
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), world.url("/b.xml")]).status == 0)
+
+        let byNumber = try await world.cli.run(["episodes", "@2"])
+        #expect(byNumber.stdout.hasPrefix("Evening News\n"))
+        let byTitle = try await world.cli.run(["episodes", "morning"])
+        #expect(byTitle.stdout.hasPrefix("Morning News\n"))
+        let ambiguous = try await world.cli.run(["episodes", "news"])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stderr.contains("matches several podcasts: @1 Morning News, @2 Evening News"))
+        let unknown = try await world.cli.run(["unsubscribe", "@7"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no podcast matches \u{201C}@7\u{201D}"))
+
+        world.server.clearRequests()
+        #expect(try await world.cli.run(["episodes"]).stdout.hasPrefix("Morning News\n"))
+        #expect(world.server.requests.isEmpty, "listing a stored podcast needs no network")
+        let left = try await world.cli.run(["unsubscribe", world.url("/a.xml")])
+        #expect(left.stdout == "unsubscribed: Morning News\n")
+        #expect(try await world.cli.run(["podcasts"]).stdout.contains("Morning") == false)
+        try await world.stop()
+    }
+
+    @Test func deletedEpisodesAreNotFetchedAgainByUpdates() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]))
+        world.server.serve(path: "/media/Alpha-0.mp3", data: Data(repeating: 7, count: 2000), contentType: "audio/mpeg")
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        #expect(try await world.cli.run(["download", "--new"]).status == 0)
+        let file = world.cli.episodesDirectory.appendingPathComponent("Alpha/A1.mp3")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        let deleted = try await world.cli.run(["delete", "1", "--feed", "@1"])
+        #expect(deleted.stdout == "deleted: \(file.path)\n", "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let update = try await world.cli.run(["update", "--download"])
+        #expect(update.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // By number it still can.
+        #expect(try await world.cli.run(["download", "1", "--feed", "@1"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        try await world.stop()
+    }
+}

@@ -1,0 +1,39 @@
+import Testing
+
+@testable import SinglecastKit
+
+@Suite struct DownloadLifecycleTests {
+    /// Every allowed move, written out: (from, event) → to. Every pair not listed is refused.
+    static let allowed: [DownloadState: [DownloadLifecycle.Event: DownloadState]] = [
+        .notStarted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed],
+        .waiting: [
+            .transfer: .downloading, .complete: .completed, .fail: .error, .interrupt: .interrupted,
+            .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+        ],
+        .downloading: [
+            .transfer: .downloading, .complete: .completed, .fail: .error, .interrupt: .interrupted,
+            .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+        ],
+        .paused: [.claim: .waiting, .cancel: .cancelled, .fileFound: .completed],
+        .completed: [.fileLost: .notStarted, .fileLostKeepingPart: .interrupted],
+        .cancelled: [.claim: .waiting, .fileFound: .completed],
+        .interrupted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed],
+        .error: [.claim: .waiting, .cancel: .cancelled, .fileFound: .completed],
+    ]
+
+    @Test(arguments: DownloadState.allCases)
+    func everyEventFrom(state: DownloadState) {
+        for event in DownloadLifecycle.Event.allCases {
+            let result = DownloadLifecycle.transition(from: state, on: event)
+            if let expected = Self.allowed[state]?[event] {
+                #expect(result == .success(expected), "\(state) on \(event)")
+            } else {
+                #expect(result == .failure(DownloadLifecycle.Refusal(state: state, event: event)), "\(state) on \(event)")
+            }
+        }
+    }
+
+    @Test func onlyWaitingAndDownloadingAreUnderWay() {
+        #expect(DownloadState.allCases.filter(DownloadLifecycle.isUnderWay) == [.waiting, .downloading])
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 /// How an `Episode` maps to a row of the `episode` table: one declaration, ``fields``, from
 /// which the SQL, the binding, the decoding and the fingerprint are all derived. Adding a
@@ -10,7 +11,7 @@ import GRDBSQLite
 /// general-purpose argument conversion would cost more than the parse.
 enum EpisodeColumns {
     /// A column's value for one episode.
-    enum Value {
+    enum Value: Sendable {
         case text(String?)
         case integer(Int64?)
         case real(Double?)
@@ -59,66 +60,111 @@ enum EpisodeColumns {
     /// The columns that are the library's own bookkeeping rather than the feed's content.
     static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
 
-    static let upsertSQL: String = {
-        let names = fields.map(\.name)
-        let columns = ["podcastId", "identity", "position"] + names + ["fingerprint"]
-        let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
-        return """
-            INSERT INTO episode (\(columns.joined(separator: ", ")))
-            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
-            """
-    }()
-
-    /// Saves a feed's episodes in feed order (position 1 is the first item), batch by batch.
-    /// Episodes are matched by identity; an episode whose content and position are unchanged is
-    /// not rewritten; episodes gone from the feed keep their rows without a position.
-    struct Saver {
-        private let db: Database
-        private let podcastID: Int64
-        private let upsert: Statement
-        private var stored: [String: (fingerprint: Int64, position: Int?)] = [:]
+    /// Stages a feed's episodes in a temporary table of the writer's connection while the rest
+    /// is parsed (a temporary table takes no lock on the library), then merges them into the
+    /// `episode` table in one short transaction: episodes are matched by identity, an episode
+    /// whose content and position are unchanged is not rewritten, and episodes gone from the
+    /// feed keep their rows without a position.
+    struct Staging {
+        /// The temporary table, unique per save so that saves can be staged side by side.
+        let table: String
         private var seen = Set<String>()
         private var position = 0
-        /// The identities of the episodes this save added, in feed order.
-        private(set) var added: [String] = []
 
-        init(podcastID: Int64, db: Database) throws {
-            self.db = db
-            self.podcastID = podcastID
-            upsert = try db.cachedStatement(sql: upsertSQL)
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
-            while let row = try rows.next() {
-                stored[row[0]] = (row[1] ?? 0, row[2])
+        private static let counter = Mutex(0)
+
+        init() {
+            let number = Self.counter.withLock { value in
+                value += 1
+                return value
             }
+            table = "temp.stagedEpisode\(number)"
         }
 
-        /// Saves the next episodes of the feed.
-        mutating func save(_ episodes: [Episode]) throws {
-            for episode in episodes {
+        /// Creates the table.
+        func create(_ db: Database) throws {
+            let columns = ["position INTEGER PRIMARY KEY", "identity TEXT NOT NULL", "fingerprint INTEGER"]
+                + fields.map { $0.name }
+            try db.execute(sql: "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
+        }
+
+        /// The rows of the next episodes of the feed, in feed order, ready for ``insert(_:_:)``
+        /// (computed by the caller, off the writer's thread).
+        mutating func rows(for episodes: [Episode]) -> [StagedRow] {
+            episodes.map { episode in
                 position += 1
-                let identity = uniqueIdentity(of: episode, among: &seen)
-                let fingerprint = fingerprint(of: episode)
-                if let existing = stored[identity] {
-                    if existing.fingerprint == fingerprint, existing.position == position { continue }
-                } else {
-                    added.append(identity)
-                }
-                try EpisodeColumns.upsert(
-                    episode, podcastID: podcastID, identity: identity, position: position, fingerprint: fingerprint,
-                    with: upsert)
+                return StagedRow(
+                    position: position, identity: uniqueIdentity(of: episode, among: &seen),
+                    fingerprint: fingerprint(of: episode), values: fields.map { $0.value(episode) })
             }
         }
 
-        /// Takes the positions away from the episodes no longer in the feed.
-        func finish() throws {
-            let clearPosition = try db.cachedStatement(
-                sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
-            for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
-                try clearPosition.execute(arguments: [podcastID, identity])
+        /// Stages rows.
+        func insert(_ rows: [StagedRow], _ db: Database) throws {
+            let names = ["position", "identity", "fingerprint"] + fields.map(\.name)
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
+            for row in rows {
+                try EpisodeColumns.step(statement) { binder in
+                    binder.bind(.integer(Int64(row.position)))
+                    binder.bind(.text(row.identity))
+                    binder.bind(.integer(row.fingerprint))
+                    for value in row.values { binder.bind(value) }
+                }
             }
         }
+
+        /// Merges the staged episodes into the podcast's, inside the caller's transaction, and
+        /// drops the table. Returns the identities added, and every staged episode's row id and
+        /// marks in feed order.
+        func merge(podcastID: Int64, _ db: Database) throws -> (added: [String], rows: [(id: Int64, isNew: Bool, isDeleted: Bool)]) {
+            let added = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT identity FROM \(table) AS staged WHERE NOT EXISTS (
+                      SELECT 1 FROM episode WHERE podcastId = ? AND identity = staged.identity) ORDER BY position
+                    """,
+                arguments: [podcastID])
+            let names = fields.map(\.name)
+            let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
+            try db.execute(
+                sql: """
+                    INSERT INTO episode (podcastId, identity, position, fingerprint, \(names.joined(separator: ", ")))
+                    SELECT ?, identity, position, fingerprint, \(names.joined(separator: ", ")) FROM \(table) WHERE true
+                    ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
+                    WHERE episode.fingerprint IS NOT excluded.fingerprint OR episode.position IS NOT excluded.position
+                    """,
+                arguments: [podcastID])
+            try db.execute(
+                sql: """
+                    UPDATE episode SET position = NULL WHERE podcastId = ? AND position IS NOT NULL
+                      AND identity NOT IN (SELECT identity FROM \(table))
+                    """,
+                arguments: [podcastID])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT episode.id, episode.isNew, episode.isDeleted FROM \(table) AS staged
+                    JOIN episode ON episode.podcastId = ? AND episode.identity = staged.identity ORDER BY staged.position
+                    """,
+                arguments: [podcastID]
+            ).map { (id: $0[0] as Int64, isNew: $0[1] as Bool, isDeleted: $0[2] as Bool) }
+            try drop(db)
+            return (added, rows)
+        }
+
+        /// Drops the table (a save that failed or found nothing to save).
+        func drop(_ db: Database) throws {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        }
+    }
+
+    /// One staged episode: its place, identity, fingerprint and column values.
+    struct StagedRow: Sendable {
+        var position: Int
+        var identity: String
+        var fingerprint: Int64
+        var values: [Value]
     }
 
     /// An episode's identity, made unique within one feed: a feed that repeats a guid
@@ -148,18 +194,12 @@ enum EpisodeColumns {
         return Int64(bitPattern: hash.value)
     }
 
-    /// Runs the upsert statement for one episode.
-    private static func upsert(
-        _ episode: Episode, podcastID: Int64, identity: String, position: Int, fingerprint: Int64, with statement: Statement
-    ) throws {
+    /// Binds one row's values with `bind` and runs `statement`.
+    private static func step(_ statement: Statement, _ bind: (inout Binder) -> Void) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var binder = Binder(handle: handle)
-        binder.bind(.integer(podcastID))
-        binder.bind(.text(identity))
-        binder.bind(.integer(Int64(position)))
-        for field in fields { binder.bind(field.value(episode)) }
-        binder.bind(.integer(fingerprint))
+        bind(&binder)
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))

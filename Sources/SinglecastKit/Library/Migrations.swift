@@ -95,7 +95,6 @@ extension Library {
                 t.add(column: "isDeleted", .boolean).notNull().defaults(to: false)
             }
             try db.create(index: "episode_on_isNew", on: "episode", columns: ["isNew"], condition: Column("isNew") == true)
-            try db.create(index: "episode_on_enclosureURL", on: "episode", columns: ["enclosureURL"])
             // A download's owner is its process id and the process's start time.
             try db.alter(table: "download") { t in
                 t.add(column: "ownerStartTime", .integer)

@@ -62,8 +62,14 @@ public struct FeedResolver: Sendable {
         case .url(let url):
             return try await fetch(url)
         case .file(let file):
-            let feed = try await FeedLoader.load(file: file)
-            return try await library.saveFeed(feed, feedKey: file.standardizedFileURL.absoluteString)
+            let staging = try await library.stageFeed()
+            do {
+                let rest = try await FeedLoader.load(file: file, episodes: staging.stage)
+                return try await staging.commit(rest, feedKey: file.standardizedFileURL.absoluteString)
+            } catch {
+                await staging.discard()
+                throw error
+            }
         case .subscription, .title:
             return try await stored(try await library.podcast(matching: reference))
         }
@@ -78,11 +84,18 @@ public struct FeedResolver: Sendable {
 
     /// Fetches and saves a feed, remembering the response's validators for the next update.
     private func fetch(_ url: URL) async throws -> SavedFeed {
-        guard case .fetched(let feed, let validators, _) = try await FeedLoader(session: session).fetch(url, validators: nil)
-        else { throw HTTPError(.status(304), url: url) }
-        var options = Library.SaveOptions()
-        options.validators = validators
-        return try await library.saveFeed(feed, feedKey: (feed.podcast.feedURL ?? url).absoluteString, options: options)
+        let staging = try await library.stageFeed()
+        do {
+            guard case .fetched(let rest, let validators, _) =
+                try await FeedLoader(session: session).fetch(url, validators: nil, episodes: staging.stage)
+            else { throw HTTPError(.status(304), url: url) }
+            var options = Library.SaveOptions()
+            options.validators = validators
+            return try await staging.commit(rest, feedKey: (rest.podcast.feedURL ?? url).absoluteString, options: options)
+        } catch {
+            await staging.discard()
+            throw error
+        }
     }
 
     /// The download requests for episodes numbered as the podcast lists them, all checked

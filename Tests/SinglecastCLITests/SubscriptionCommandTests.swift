@@ -225,4 +225,48 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: file.path))
         try await world.stop()
     }
+
+    @Test func importSubscribesToEveryUsableFeedOnceAndExportWritesThemBack() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A2", "A1"]))
+        world.serveFeed("/b.xml", Self.feed("Beta", items: ["B1"]))
+        let opml = world.cli.home.appendingPathComponent("list.opml")
+        try """
+            <?xml version="1.0"?>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+            <outline text="News"><outline text="Alpha" type="rss" xmlUrl="\(world.url("/a.xml"))"/></outline>
+            <outline text="Beta" type="rss" url="\(world.url("/b.xml"))"/>
+            <outline text="Alpha again" type="rss" xmlUrl="\(world.url("/a.xml"))"/>
+            <outline text="Relative" type="rss" xmlUrl="c.xml"/>
+            </body></opml>
+            """.write(to: opml, atomically: true, encoding: .utf8)
+
+        let imported = try await world.cli.run(["import", opml.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("warning: \(opml.path): line 5 (Alpha again): \(world.url("/a.xml")): the same feed as line 3, skipped"))
+        #expect(imported.stderr.contains("warning: \(opml.path): line 6 (Relative): c.xml is not an absolute URL, skipped"))
+        #expect(imported.stdout.contains("Alpha: 2 new") || imported.stdout.contains("Alpha: 1 new"))
+        #expect(world.server.requests(for: "/a.xml").count == 1)
+        let new = try await world.cli.run(["new", "--json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(new.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["title"] as? String } == ["A2", "B1"], "only each show's most recent episode is new")
+
+        let again = try await world.cli.run(["import", opml.path])
+        #expect(again.status == 0)
+        #expect(world.server.requests(for: "/a.xml").count == 1, "nothing is fetched twice")
+
+        let exported = try await world.cli.run(["export"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.contains(#"xmlUrl="\#(world.url("/a.xml"))""#))
+        #expect(exported.stdout.contains(#"xmlUrl="\#(world.url("/b.xml"))""#))
+        let file = world.cli.home.appendingPathComponent("out.opml").path
+        #expect(try await world.cli.run(["export", file]).status == 0)
+        func withoutDate(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.contains("dateCreated") } }
+        #expect(withoutDate(try String(contentsOfFile: file, encoding: .utf8)) == withoutDate(exported.stdout))
+
+        let notOPML = try await world.cli.run(["import", world.cli.home.appendingPathComponent("nothing.opml").path])
+        #expect(notOPML.status == 1)
+        #expect(notOPML.stderr.hasPrefix("Error: cannot read "))
+        try await world.stop()
+    }
 }

@@ -18,6 +18,18 @@ public enum RFC822Date {
             return scanner.rfc822()
         }
     }
+
+    /// `date` as RFC 822 writes it in UTC, as HTTP and OPML use it: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
 }
 
 /// Parses the dates of Atom (`<published>`, `<updated>`): RFC 3339, the internet profile of

@@ -396,7 +396,7 @@ struct FeedReader {
 
 /// The attributes libxml2 passes to `startElementNs`: five pointers each (local name, prefix,
 /// URI, start and end of the value).
-private struct Attributes {
+struct Attributes {
     let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     let count: Int
     unowned(unsafe) let vocabulary: FeedVocabulary
@@ -416,7 +416,7 @@ private struct Attributes {
 
     /// The text of a value. Without entity substitution, libxml2 leaves `&amp;` (and `&#38;`)
     /// in attribute values as `&#38;`; every other reference is already replaced.
-    private static func decode(_ value: UnsafeBufferPointer<UInt8>) -> String {
+    static func decode(_ value: UnsafeBufferPointer<UInt8>) -> String {
         let ampersand = UInt8(ascii: "&")
         guard var next = value.firstIndex(of: ampersand) else { return String(decoding: value, as: UTF8.self) }
         var bytes: [UInt8] = []

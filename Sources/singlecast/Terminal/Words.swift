@@ -42,6 +42,20 @@ enum Words {
         }
     }
 
+    /// `line 12 (Title): duplicate of line 4, skipped`, …
+    static func problem(_ problem: OPMLProblem) -> String {
+        let title = problem.title.map { " (\($0))" } ?? ""
+        let url = problem.url.map { " \($0)" } ?? ""
+        let what =
+            switch problem.kind {
+            case .duplicate(let firstLine): "\(url.isEmpty ? "" : url + ":") the same feed as line \(firstLine), skipped"
+            case .relativeURL: "\(url) is not an absolute URL, skipped"
+            case .unsupportedScheme: "\(url) is not an http or https URL, skipped"
+            case .missingURL: " a feed outline without xmlUrl, skipped"
+            }
+        return "line \(problem.line)\(title):" + what
+    }
+
     /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.
     static func status(_ status: UpdateStatus) -> String {
         switch status {

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+
+extension Singlecast {
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Subscribe to every feed of an OPML file, then update them all.",
+            discussion: """
+                Entries that cannot be used (duplicates, relative or non-http URLs, outlines \
+                without a feed) are reported by line and skipped; the others are imported. \
+                Feeds already subscribed are not fetched twice.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "An OPML file, as gPodder, newsboat and most podcast apps export.")
+        var file: String
+
+        @Flag(help: "Print the result of each update as JSON.")
+        var json = false
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            let document = try await OPMLReader.read(file: URL(fileURLWithPath: file))
+            for problem in document.problems {
+                printError("warning: \(file): \(Words.problem(problem))")
+            }
+            if document.entries.isEmpty && !json { print("\(file) lists no feeds to import.") }
+            let subscribed = Set(try await library.subscriptions().map(\.podcast.feedKey))
+            var added: Set<Int64> = []
+            for entry in document.entries where !subscribed.contains(entry.feedURL.absoluteString) {
+                added.insert(try await library.addSubscription(feedURL: entry.feedURL, title: entry.title ?? ""))
+            }
+            let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: added)
+            if results.contains(where: { if case .failed = $0.status { true } else { false } }) {
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML 2.0 (to standard output without FILE).")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The file to write.")
+        var file: String?
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            let feeds = try await library.subscriptions().compactMap { summary -> OPMLFeed? in
+                guard let url = URL(string: summary.podcast.feedKey), !url.isFileURL else { return nil }
+                return OPMLFeed(title: summary.podcast.podcast.title, feedURL: url)
+            }
+            let data = OPMLWriter.document(title: "Singlecast subscriptions", feeds: feeds)
+            if let file {
+                do {
+                    try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+                } catch {
+                    throw ExportError(path: file, detail: error.localizedDescription)
+                }
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+        }
+    }
+}
+
+struct ExportError: LocalizedError {
+    var path: String
+    var detail: String
+    var errorDescription: String? { "cannot write \(path): \(detail)" }
+}

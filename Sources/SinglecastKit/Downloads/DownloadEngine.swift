@@ -231,7 +231,7 @@ public actor DownloadEngine {
 
     /// Records a download stopped before completion and reports it.
     private nonisolated func recordStopped(_ download: Download, on event: DownloadLifecycle.Event) async {
-        if case .success(let stopped)?? = try? await buffer.recordStopped(id: download.id, on: event) {
+        if case .success(let stopped)? = try? await buffer.recordStopped(id: download.id, on: event) {
             emit(.stopped(stopped))
         }
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Subscriptions: singlecast against gPodder's gpo and newsboat on a world of 200 feeds.
 
-usage: Benchmarks/subscriptions.py [--runs N] [--keep] [--roundtrip]
+usage: Benchmarks/subscriptions.py [--runs N] [--tools a,b] [--keep] [--roundtrip]
 
 A world of 200 feeds from ../shared/bench/genfeed.py (20 to 2,000 items, about 80 MB), served by
 a loopback nginx with ETag and Last-Modified. Each round, in turn for every tool, each into a
@@ -126,7 +126,7 @@ def report(title, rows, names, references):
         print(line)
 
 
-def run(runs, work):
+def run(runs, work, only):
     world = World(work)
     home = os.path.join(work, "home")
     cold, unchanged, changed, floor = [], [], [], []
@@ -134,14 +134,14 @@ def run(runs, work):
         for round_number in range(runs):
             print(f"round {round_number + 1} of {runs}", flush=True)
             fresh_home(home)
-            commands = tools(world, home)
+            commands = {name: c for name, c in tools(world, home).items() if not only or name in only}
             floor.append({"xmllint": measure(["xmllint", "--stream", "--noout"] + [world.path(n) for n in world.names])})
             cold.append({name: measure(c[0], env=c[2]) for name, c in commands.items()})
             unchanged.append({name: measure(c[1], env=c[2]) for name, c in commands.items()})
             world.change(5)
             changed.append({name: measure(c[1], env=c[2]) for name, c in commands.items()})
             world.change(0)
-        names = ["newsboat", "gpo", "singlecast"]
+        names = [name for name in ["newsboat", "gpo", "singlecast"] if not only or name in only]
         report("xmllint --stream --noout over all 200 files (the parsing floor)", floor, ["xmllint"], [])
         for row, f in zip(cold, floor):
             row["xmllint"] = f["xmllint"]
@@ -191,7 +191,7 @@ def main():
         if "--roundtrip" in args:
             roundtrip(work)
         else:
-            run(runs, work)
+            run(runs, work, args[args.index("--tools") + 1].split(",") if "--tools" in args else None)
     finally:
         if "--keep" not in args:
             shutil.rmtree(work, ignore_errors=True)

@@ -11,6 +11,7 @@ public final class FeedStaging: Sendable {
         var staging: EpisodeColumns.Staging
         var episodes: [Episode] = []
         /// The last batch's insert; each waits for the one before, so batches stay in order.
+        /// The first one creates the table: a fetch that finds nothing new never writes.
         var lastInsert: Task<Void, any Error>?
     }
 
@@ -34,7 +35,11 @@ public final class FeedStaging: Sendable {
             state.episodes.append(contentsOf: episodes)
             let previous = state.lastInsert
             state.lastInsert = Task {
-                try await previous?.value
+                if let previous {
+                    try await previous.value
+                } else {
+                    try await library.createStaging(table)
+                }
                 try await library.stage(rows, in: table)
             }
         }
@@ -53,7 +58,11 @@ public final class FeedStaging: Sendable {
         stage(feed.episodes)
         let (episodes, lastInsert) = state.withLock { ($0.episodes, $0.lastInsert) }
         do {
-            try await lastInsert?.value
+            if let lastInsert {
+                try await lastInsert.value
+            } else {
+                try await library.createStaging(table)
+            }
         } catch {
             await library.discard(table)
             throw error
@@ -63,8 +72,8 @@ public final class FeedStaging: Sendable {
 
     /// Drops what was staged (a parse that failed, or a feed unchanged since the last fetch).
     public func discard() async {
-        let lastInsert = state.withLock { $0.lastInsert }
-        _ = try? await lastInsert?.value
+        guard let lastInsert = state.withLock({ $0.lastInsert }) else { return }
+        _ = try? await lastInsert.value
         await library.discard(table)
     }
 }

@@ -106,10 +106,13 @@ public struct Library: Sendable {
     }
 
     /// Starts saving a feed whose episodes arrive while it is parsed (see ``FeedStaging``).
-    public func stageFeed() async throws -> FeedStaging {
-        let staging = EpisodeColumns.Staging()
+    public func stageFeed() -> FeedStaging {
+        FeedStaging(library: self, staging: EpisodeColumns.Staging())
+    }
+
+    /// Creates the temporary table of a staged feed.
+    func createStaging(_ staging: EpisodeColumns.Staging) async throws {
         try await writer.writeWithoutTransaction { db in try staging.create(db) }
-        return FeedStaging(library: self, staging: staging)
     }
 
     /// Saves a feed whose episodes were staged, in one short transaction (see

@@ -62,7 +62,7 @@ public struct FeedResolver: Sendable {
         case .url(let url):
             return try await fetch(url)
         case .file(let file):
-            let staging = try await library.stageFeed()
+            let staging = library.stageFeed()
             do {
                 let rest = try await FeedLoader.load(file: file, episodes: staging.stage)
                 return try await staging.commit(rest, feedKey: file.standardizedFileURL.absoluteString)
@@ -84,7 +84,7 @@ public struct FeedResolver: Sendable {
 
     /// Fetches and saves a feed, remembering the response's validators for the next update.
     private func fetch(_ url: URL) async throws -> SavedFeed {
-        let staging = try await library.stageFeed()
+        let staging = library.stageFeed()
         do {
             guard case .fetched(let rest, let validators, _) =
                 try await FeedLoader(session: session).fetch(url, validators: nil, episodes: staging.stage)

@@ -91,7 +91,7 @@ public struct FeedUpdater: Sendable {
     {
         let podcast = summary.podcast
         guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
-            let staging = try await library.stageFeed()
+            let staging = library.stageFeed()
             do {
                 let rest = try await FeedLoader.load(file: URL(string: podcast.feedKey)!, episodes: staging.stage)
                 return (.ok, nil, try await commit(staging, rest, key: podcast.feedKey, summary: summary, validators: nil))
@@ -125,7 +125,7 @@ public struct FeedUpdater: Sendable {
     /// Fetches a feed, staging its episodes as they are parsed; the staging is dropped when
     /// the fetch fails.
     private func fetchStaged(_ url: URL, validators: FeedValidators?) async throws -> (FeedStaging, FeedLoader.Fetch) {
-        let staging = try await library.stageFeed()
+        let staging = library.stageFeed()
         do {
             return (staging, try await FeedLoader(session: session).fetch(url, validators: validators, episodes: staging.stage))
         } catch {

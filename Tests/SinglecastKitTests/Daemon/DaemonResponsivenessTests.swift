@@ -32,22 +32,29 @@ import TestSupport
         let parts = ["one", "two"].map { folder.appendingPathComponent("Episodes/Show/\($0).mp3.part").path }
         try await waitUntil { parts.allSatisfy { (fileSize(atPath: $0) ?? 0) > 100_000 } }
 
+        _ = try await client.send(ControlRequest(command: .status))
         let locked = LockHolder(path: folder.appendingPathComponent("library.sqlite").path)
         try await locked.start()
         let before = parts.map { fileSize(atPath: $0) ?? 0 }
-        var slowest = Duration.zero
+        var replies: [Duration] = []
         for _ in 0..<5 {
             let started = ContinuousClock.now
             let reply = try await client.send(ControlRequest(command: .status))
-            slowest = max(slowest, ContinuousClock.now - started)
+            replies.append(ContinuousClock.now - started)
             #expect(reply.statusDownloads.count == 2)
             try await Task.sleep(for: .milliseconds(300))
         }
+        // A daemon stalled by the lock would answer only when it is released, seconds later; the
+        // median is held to 200 ms and every reply to well under the lock's 3 s, so that one
+        // reply slowed by a loaded machine (the tests run in parallel on two cores) is no failure.
+        let median = replies.sorted()[replies.count / 2]
+        let slowest = replies.max() ?? .zero
         let during = parts.map { fileSize(atPath: $0) ?? 0 }
         #expect(locked.isHolding, "the lock was held throughout the requests")
         try await locked.finish()
 
-        #expect(slowest < .milliseconds(200), "slowest status reply: \(slowest)")
+        #expect(median < .milliseconds(200), "status replies took \(replies)")
+        #expect(slowest < .seconds(1), "status replies took \(replies)")
         #expect(zip(before, during).allSatisfy { $1 > $0 + 100_000 }, "bytes on disk \(before) → \(during)")
 
         await daemon.stop()

@@ -24,6 +24,8 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         case bodyTooLarge(Int)
         /// The connection closed before the whole body arrived.
         case connectionClosed
+        /// The server wants a user name and password (HTTP 401); `refused` when some were sent.
+        case unauthorized(refused: Bool)
     }
 
     public var reason: Reason
@@ -34,8 +36,10 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         self.url = url
     }
 
+    /// The message names the URL with its password hidden (see ``Foundation/URL/redacted``).
     public var errorDescription: String? {
-        let url = url.absoluteString
+        let host = self.url.host(percentEncoded: false) ?? "the server"
+        let url = self.url.redacted
         switch reason {
         case .status(let code):
             let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
@@ -45,25 +49,31 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         case .readTimeout:
             return "\(url): timed out waiting for data"
         case .unreachable(let detail):
-            return "\(url) is unreachable: \(detail)"
+            return "\(url) is unreachable: \(detail.redactingURLPasswords)"
         case .redirect(let detail):
-            return "\(url): \(detail)"
+            return "\(url): \(detail.redactingURLPasswords)"
         case .unsupportedURL:
             return "\(url) is not an http or https URL"
         case .bodyTooLarge(let limit):
             return "\(url): the response is larger than \(limit / 1_048_576) MiB"
         case .connectionClosed:
             return "\(url): the connection closed before the whole response arrived"
+        case .unauthorized(refused: false):
+            let scheme = self.url.scheme ?? "https"
+            return "\(url) needs a user name and password for \(host) "
+                + "(put them in the URL as \(scheme)://user:password@\(host)/… or in ~/.netrc)"
+        case .unauthorized(refused: true):
+            return "\(url): the user name and password for \(host) were refused (check them in the URL or in ~/.netrc)"
         }
     }
 
     /// Whether trying again later might succeed: timeouts, dropped connections,
-    /// 408, 429 and 5xx answers.
+    /// 408, 429 and 5xx answers; 401 is not.
     public var isTransient: Bool {
         switch reason {
         case .status(let code): return code == 408 || code == 429 || (500...599).contains(code)
         case .connectTimeout, .readTimeout, .unreachable, .connectionClosed: return true
-        case .redirect, .unsupportedURL, .bodyTooLarge: return false
+        case .redirect, .unsupportedURL, .bodyTooLarge, .unauthorized: return false
         }
     }
 

@@ -8,6 +8,11 @@ import NIOHTTP1
 /// timeouts, and redirects followed by hand so that callers learn the final URL
 /// and whether every hop was permanent.
 ///
+/// Basic authentication: the user name and password in a URL's user info go only to that
+/// URL's origin (scheme, host and port), never to another one a redirect leads to, and are
+/// never part of the URL requested; without them, the entry of the netrc file (`$NETRC`,
+/// else `~/.netrc`) for the host requested is sent.
+///
 /// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
 public final class HTTPSession: Sendable {
     /// How a session behaves.
@@ -22,6 +27,10 @@ public final class HTTPSession: Sendable {
         public var acceptsCompression: Bool = false
         /// How many redirects one request may follow.
         public var maximumRedirects: Int = 10
+        /// The variables read for `NETRC` and `HOME`.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Where requests are logged (at debug level, URLs redacted).
+        public var logger = Logger(label: "singlecast.http")
 
         public init() {}
     }
@@ -31,7 +40,8 @@ public final class HTTPSession: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: HTTPClientResponse.Body
-        /// The URL that answered, after all redirects.
+        /// The URL that answered, after all redirects; it keeps the user info of the URL
+        /// asked for while on that URL's origin.
         public var finalURL: URL
         /// The URL to remember for the resource: the final URL when every redirect
         /// was permanent (301 or 308), else the last URL reached through permanent ones.
@@ -40,7 +50,6 @@ public final class HTTPSession: Sendable {
 
     public let configuration: Configuration
     private let client: HTTPClient
-    private static let logger = Logger(label: "singlecast.http")
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -71,8 +80,10 @@ public final class HTTPSession: Sendable {
 
     /// Sends a GET for `url`, following up to ``Configuration/maximumRedirects`` redirects
     /// (relative `Location` included) with the same extra headers, and returns the first
-    /// non-redirect response. Statuses are not checked: callers decide what is acceptable.
+    /// non-redirect response. Statuses are not checked, callers decide what is acceptable,
+    /// except 401, which throws ``HTTPError/Reason/unauthorized(refused:)``.
     public func get(_ url: URL, headers extraHeaders: [(String, String)] = []) async throws -> Response {
+        let netrcPath = configuration.environment["NETRC"] ?? configuration.environment["HOME"].map { $0 + "/.netrc" }
         var current = url
         var permanentURL = url
         var stillPermanent = true
@@ -80,13 +91,17 @@ public final class HTTPSession: Sendable {
             guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw HTTPError(.unsupportedURL, url: current)
             }
-            var request = HTTPClientRequest(url: current.absoluteString)
+            var request = HTTPClientRequest(url: current.removingUserInfo.absoluteString)
             request.headers.add(name: "User-Agent", value: configuration.userAgent)
             if configuration.acceptsCompression {
                 request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
             for (name, value) in extraHeaders {
                 request.headers.add(name: name, value: value)
+            }
+            let credentials = Credentials.forRequest(to: current, netrcPath: netrcPath)
+            if let credentials {
+                request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorization)
             }
             let response: HTTPClientResponse
             do {
@@ -95,14 +110,18 @@ public final class HTTPSession: Sendable {
                 throw HTTPError.wrapping(error, url: current)
             }
             let status = Int(response.status.code)
-            Self.logger.debug("GET", metadata: ["url": "\(current)", "status": "\(status)"])
+            configuration.logger.debug("GET", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
+            if status == 401 {
+                try await discard(response.body, url: current)
+                throw HTTPError(.unauthorized(refused: credentials != nil), url: current)
+            }
             guard [301, 302, 303, 307, 308].contains(status) else {
                 return Response(
                     status: status, headers: response.headers, body: response.body,
                     finalURL: current, permanentURL: permanentURL)
             }
             guard let location = response.headers.first(name: "Location"),
-                let next = URL(string: location, relativeTo: current)?.absoluteURL
+                let next = URL(string: location, relativeTo: current)?.absoluteURL.carryingUserInfo(from: current)
             else {
                 throw HTTPError(.redirect("HTTP \(status) redirect without a usable Location"), url: current)
             }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The HTTP client Singlecast uses: a real `User-Agent`, connect and read
 /// timeouts, and redirects followed by hand so that callers learn the final URL
@@ -11,7 +12,8 @@ import NIOHTTP1
 /// Basic authentication: the user name and password in a URL's user info go only to that
 /// URL's origin (scheme, host and port), never to another one a redirect leads to, and are
 /// never part of the URL requested; without them, the entry of the netrc file (`$NETRC`,
-/// else `~/.netrc`) for the host requested is sent.
+/// else `~/.netrc`) for the host requested is sent. Trust roots: the system's, plus those
+/// in `SSL_CERT_FILE` and `SSL_CERT_DIR` as curl and OpenSSL read them.
 ///
 /// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
 public final class HTTPSession: Sendable {
@@ -27,7 +29,7 @@ public final class HTTPSession: Sendable {
         public var acceptsCompression: Bool = false
         /// How many redirects one request may follow.
         public var maximumRedirects: Int = 10
-        /// The variables read for `NETRC` and `HOME`.
+        /// The variables read for `NETRC`, `HOME`, `SSL_CERT_FILE` and `SSL_CERT_DIR`.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Where requests are logged (at debug level, URLs redacted).
         public var logger = Logger(label: "singlecast.http")
@@ -63,6 +65,9 @@ public final class HTTPSession: Sendable {
                 ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
         )
         clientConfiguration.httpVersion = .http1Only
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = Self.additionalTrustRoots(configuration.environment, logger: configuration.logger)
+        clientConfiguration.tlsConfiguration = tls
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast download hands fewer, larger
         // buffers from the event loop to the task writing the file.
         clientConfiguration.http1_1ConnectionDebugInitializer = { channel in
@@ -107,7 +112,7 @@ public final class HTTPSession: Sendable {
             do {
                 response = try await client.execute(request, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
             } catch {
-                throw HTTPError.wrapping(error, url: current)
+                throw await CertificateProbe.refine(HTTPError.wrapping(error, url: current), timeout: configuration.connectTimeout)
             }
             let status = Int(response.status.code)
             configuration.logger.debug("GET", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
@@ -147,6 +152,28 @@ public final class HTTPSession: Sendable {
             throw HTTPError.wrapping(error, url: response.finalURL)
         }
         return data
+    }
+
+    /// The certificates of `SSL_CERT_FILE` and of the files in the `SSL_CERT_DIR` folders
+    /// (separated by `:`); files that hold no certificate are skipped.
+    private static func additionalTrustRoots(_ environment: [String: String], logger: Logger)
+        -> [NIOSSLAdditionalTrustRoots]
+    {
+        var certificates: [NIOSSLCertificate] = []
+        if let file = environment["SSL_CERT_FILE"] {
+            do {
+                certificates += try NIOSSLCertificate.fromPEMFile(file)
+            } catch {
+                logger.warning("SSL_CERT_FILE holds no certificate", metadata: ["file": "\(file)"])
+            }
+        }
+        for directory in environment["SSL_CERT_DIR"]?.split(separator: ":") ?? [] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: String(directory))) ?? []
+            for name in names.sorted() {
+                certificates += (try? NIOSSLCertificate.fromPEMFile("\(directory)/\(name)")) ?? []
+            }
+        }
+        return certificates.isEmpty ? [] : [.certificates(certificates)]
     }
 
     /// Reads and drops a redirect's small body so the connection can be reused.

@@ -91,7 +91,8 @@ import TestSupport
         let reasons: [HTTPError.Reason] = [
             .status(404), .connectTimeout, .readTimeout, .unreachable("https://alice:s3cret@example.org refused"),
             .redirect("to https://alice:s3cret@example.org/x"), .unsupportedURL, .bodyTooLarge(1_048_576),
-            .connectionClosed, .unauthorized(refused: false), .unauthorized(refused: true),
+            .connectionClosed, .unauthorized(refused: false), .unauthorized(refused: true), .certificateNotTrusted,
+            .certificateExpired, .certificateWrongHost, .tlsHandshakeFailed("WRONG_VERSION_NUMBER"),
         ]
         for reason in reasons {
             let message = HTTPError(reason, url: url).localizedDescription

@@ -86,6 +86,20 @@ import TestSupport
         #expect(!lines.contains { $0.contains("s3cret") })
     }
 
+    @Test func anEnclosureBehindA401FailsForGoodWithoutShowingThePassword() async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Data("x".utf8), contentType: "audio/mpeg", faults: [.status(401)])
+            let url = try #require(URL(string: "http://alice:s3cret@127.0.0.1:\(h.server.port)/ep.mp3"))
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(url, to: h.destination(), announcedType: "audio/mpeg")
+            }
+            #expect(error?.reason == .http(HTTPError(.unauthorized(refused: true), url: url)))
+            #expect(error?.isTransient == false)
+            #expect(error?.errorDescription?.hasPrefix("http://alice:***@127.0.0.1:\(h.server.port)/ep.mp3: ") == true)
+            #expect(h.server.requests(for: "/ep.mp3").map { $0.header("Authorization") } == [Self.alice])
+        }
+    }
+
     @Test func everyErrorMessageHidesThePassword() throws {
         let url = try #require(URL(string: "https://alice:s3cret@example.org/feed.xml"))
         let reasons: [HTTPError.Reason] = [

@@ -18,7 +18,8 @@ enum CertificateProbe {
         return HTTPError(.certificateExpired, url: httpError.url)
     }
 
-    /// The certificate the server at `url` presents, read without verifying it.
+    /// The certificate the server at `url` presents, read without verifying it; connecting
+    /// and the handshake each get `timeout`.
     private static func peerCertificate(of url: URL, timeout: Duration) async throws -> NIOSSLCertificate? {
         guard let host = url.host(percentEncoded: false) else { return nil }
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -43,7 +44,13 @@ enum CertificateProbe {
             handshake.fail(error)
             throw error
         }
-        defer { channel.close(promise: nil) }
+        let deadline = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            handshake.fail(ChannelError.connectTimeout(TimeAmount(timeout)))
+        }
+        defer {
+            deadline.cancel()
+            channel.close(promise: nil)
+        }
         try await handshake.futureResult.get()
         return try await channel.nioSSL_peerCertificate().get()
     }
@@ -66,6 +73,7 @@ enum CertificateProbe {
 
         func channelInactive(context: ChannelHandlerContext) {
             done.fail(ChannelError.eof)
+            context.fireChannelInactive()
         }
     }
 }

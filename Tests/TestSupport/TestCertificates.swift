@@ -6,7 +6,7 @@ import NIOSSL
 /// another name, or self-signed.
 ///
 /// ```swift
-/// let certificates = try TestCertificates.make()
+/// let certificates = try await TestCertificates.make()
 /// let server = try await TestServer.start(tls: try certificates.serverContext(.trusted))
 /// // … trust certificates.caFile (SSL_CERT_FILE) and request server.url("/feed.xml") …
 /// ```
@@ -29,13 +29,16 @@ public struct TestCertificates: Sendable {
     /// The PEM file of the test CA's certificate.
     public var caFile: String { directory.appendingPathComponent("ca.pem").path }
 
+    /// A folder holding only the test CA's certificate, under its hash name (`openssl rehash`).
+    public var caDirectory: String { directory.appendingPathComponent("roots").path }
+
     /// Makes a CA and one certificate of each kind in a new temporary folder.
-    public static func make() throws -> TestCertificates {
+    public static func make() async throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("singlecast-certificates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificates = TestCertificates(directory: directory)
-        try certificates.create()
+        try await certificates.create()
         return certificates
     }
 
@@ -53,40 +56,51 @@ public struct TestCertificates: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func create() throws {
+    private func create() async throws {
         let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
         let here = "subjectAltName=IP:127.0.0.1,DNS:localhost"
-        try openssl(["req", "-x509"] + newKey + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Singlecast Test CA"])
+        try await openssl(["req", "-x509"] + newKey + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Singlecast Test CA"])
+        try FileManager.default.createDirectory(atPath: caDirectory, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: caFile, toPath: caDirectory + "/ca.pem")
+        try await openssl(["rehash", "roots"])
         let signed: [(Kind, days: String, names: String)] = [
             (.trusted, "2", here), (.expired, "-1", here), (.wrongHost, "2", "subjectAltName=DNS:example.org"),
         ]
         for (serial, (kind, days, names)) in signed.enumerated() {
             let name = kind.rawValue
             try names.write(to: directory.appendingPathComponent(name + ".ext"), atomically: true, encoding: .utf8)
-            try openssl(["req"] + newKey + ["-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=\(name)"])
-            try openssl([
+            try await openssl(["req"] + newKey + ["-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=\(name)"])
+            try await openssl([
                 "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "\(serial + 1)",
                 "-days", days, "-extfile", name + ".ext", "-out", name + ".pem",
             ])
         }
-        try openssl(
+        try await openssl(
             ["req", "-x509"] + newKey
                 + ["-keyout", "selfSigned.key", "-out", "selfSigned.pem", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", here])
     }
 
-    private func openssl(_ arguments: [String]) throws {
+    /// Runs `openssl` in the folder, waiting without holding a thread of the cooperative pool.
+    private func openssl(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         process.currentDirectoryURL = directory
-        let errors = Pipe()
+        let errors = directory.appendingPathComponent("openssl.err")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OpenSSLFailure(arguments: arguments, message: String(decoding: message, as: UTF8.self))
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let status = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        guard status == 0 else {
+            throw OpenSSLFailure(arguments: arguments, message: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
         }
     }
 

@@ -13,7 +13,7 @@ import NIOSSL
 /// URL's origin (scheme, host and port), never to another one a redirect leads to, and are
 /// never part of the URL requested; without them, the entry of the netrc file (`$NETRC`,
 /// else `~/.netrc`) for the host requested is sent. Trust roots: the system's, plus those
-/// in `SSL_CERT_FILE` and `SSL_CERT_DIR` as curl and OpenSSL read them.
+/// in `SSL_CERT_FILE`; `SSL_CERT_DIR` replaces the system's folder, as in OpenSSL.
 ///
 /// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
 public final class HTTPSession: Sendable {
@@ -65,9 +65,7 @@ public final class HTTPSession: Sendable {
                 ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
         )
         clientConfiguration.httpVersion = .http1Only
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.additionalTrustRoots = Self.additionalTrustRoots(configuration.environment, logger: configuration.logger)
-        clientConfiguration.tlsConfiguration = tls
+        clientConfiguration.tlsConfiguration = Self.tlsConfiguration(configuration.environment, logger: configuration.logger)
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast download hands fewer, larger
         // buffers from the event loop to the task writing the file.
         clientConfiguration.http1_1ConnectionDebugInitializer = { channel in
@@ -154,26 +152,27 @@ public final class HTTPSession: Sendable {
         return data
     }
 
-    /// The certificates of `SSL_CERT_FILE` and of the files in the `SSL_CERT_DIR` folders
-    /// (separated by `:`); files that hold no certificate are skipped.
-    private static func additionalTrustRoots(_ environment: [String: String], logger: Logger)
-        -> [NIOSSLAdditionalTrustRoots]
-    {
-        var certificates: [NIOSSLCertificate] = []
+    /// The system's trust roots plus the PEM file `SSL_CERT_FILE`; with `SSL_CERT_DIR`, as in
+    /// OpenSSL, the first folder it names replaces the system's (certificates found by their
+    /// hash names, see `openssl rehash`). Nothing is read here: certificates are loaded when
+    /// a TLS connection needs them.
+    private static func tlsConfiguration(_ environment: [String: String], logger: Logger) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let fileManager = FileManager.default
         if let file = environment["SSL_CERT_FILE"] {
-            do {
-                certificates += try NIOSSLCertificate.fromPEMFile(file)
-            } catch {
-                logger.warning("SSL_CERT_FILE holds no certificate", metadata: ["file": "\(file)"])
+            if fileManager.isReadableFile(atPath: file) {
+                tls.additionalTrustRoots = [.file(file)]
+            } else {
+                logger.warning("SSL_CERT_FILE cannot be read", metadata: ["file": "\(file)"])
             }
         }
-        for directory in environment["SSL_CERT_DIR"]?.split(separator: ":") ?? [] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: String(directory))) ?? []
-            for name in names.sorted() {
-                certificates += (try? NIOSSLCertificate.fromPEMFile("\(directory)/\(name)")) ?? []
-            }
+        var isDirectory: ObjCBool = false
+        if let directory = environment["SSL_CERT_DIR"]?.split(separator: ":").first.map(String.init),
+            fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            tls.trustRoots = .file(directory)
         }
-        return certificates.isEmpty ? [] : [.certificates(certificates)]
+        return tls
     }
 
     /// Reads and drops a redirect's small body so the connection can be reused.

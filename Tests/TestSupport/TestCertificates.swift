@@ -87,7 +87,7 @@ public struct TestCertificates: Sendable {
         process.arguments = ["openssl"] + arguments
         process.currentDirectoryURL = directory
         let errors = directory.appendingPathComponent("openssl.err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        try Data().write(to: errors)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
         let status = try await withCheckedThrowingContinuation { continuation in

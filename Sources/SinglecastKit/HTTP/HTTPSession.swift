@@ -65,6 +65,9 @@ public final class HTTPSession: Sendable {
                 ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
         )
         clientConfiguration.httpVersion = .http1Only
+        // A failed connection (refused, or a certificate problem) is reported at once instead of
+        // being retried until the connect timeout: callers such as FileTransfer do their own retries.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         clientConfiguration.tlsConfiguration = Self.tlsConfiguration(configuration.environment, logger: configuration.logger)
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast download hands fewer, larger
         // buffers from the event loop to the task writing the file.

@@ -81,7 +81,6 @@ import TestSupport
     private func get(_ url: URL, environment: [String: String]) async throws -> Result<Int, any Error> {
         var configuration = HTTPSession.Configuration()
         configuration.environment = environment
-        configuration.connectTimeout = .seconds(3)  // a failed handshake is retried until then
         let session = HTTPSession(configuration: configuration)
         let outcome = await Result { try await session.get(url).status }
         try await session.shutdown()

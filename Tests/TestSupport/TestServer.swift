@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A small HTTP/1.1 server on `127.0.0.1` for tests and benchmarks: it serves registered
 /// resources with `Range`, `If-Range`, `ETag`, `Last-Modified` and conditional GET (304) support, follows
@@ -93,20 +94,23 @@ public final class TestServer: Sendable {
 
     /// The port the server listens on.
     public let port: Int
-    /// `http://127.0.0.1:<port>`
+    /// `http://127.0.0.1:<port>`, or `https://…` when the server speaks TLS.
     public let baseURL: URL
     private let serverChannel: any Channel
     private let state: TestServerLockedState<State>
 
-    private init(serverChannel: any Channel, state: TestServerLockedState<State>) {
+    private init(serverChannel: any Channel, state: TestServerLockedState<State>, scheme: String) {
         self.serverChannel = serverChannel
         self.port = serverChannel.localAddress?.port ?? 0
-        self.baseURL = URL(string: "http://127.0.0.1:\(self.port)")!
+        self.baseURL = URL(string: "\(scheme)://127.0.0.1:\(self.port)")!
         self.state = state
     }
 
     /// Starts a server on `host`; port 0 picks a free ephemeral port (read it from ``port``).
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> TestServer {
+    /// With a `tls` context the server speaks HTTPS (see ``TestCertificates``).
+    public static func start(host: String = "127.0.0.1", port: Int = 0, tls: NIOSSLContext? = nil) async throws
+        -> TestServer
+    {
         let state = TestServerLockedState(State())
         let box = TestServerBox()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -120,13 +124,16 @@ public final class TestServer: Sendable {
                     _ = state.withLock { $0.connections.removeValue(forKey: id) }
                 }
                 return channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(TestServerRequestHandler(box: box))
                 }
             }
             .bind(host: host, port: port)
             .get()
-        let server = TestServer(serverChannel: channel, state: state)
+        let server = TestServer(serverChannel: channel, state: state, scheme: tls == nil ? "http" : "https")
         box.server.withLock { $0 = server }
         return server
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A failure to fetch a URL, naming the URL involved.
 public struct HTTPError: LocalizedError, Equatable, Sendable {
@@ -24,6 +25,16 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         case bodyTooLarge(Int)
         /// The connection closed before the whole body arrived.
         case connectionClosed
+        /// The server wants a user name and password (HTTP 401); `refused` when some were sent.
+        case unauthorized(refused: Bool)
+        /// The server's certificate does not lead to a trusted root.
+        case certificateNotTrusted
+        /// The server's certificate has expired (or is not valid yet).
+        case certificateExpired
+        /// The server's certificate is for another host name.
+        case certificateWrongHost
+        /// The TLS handshake failed for another reason.
+        case tlsHandshakeFailed(String)
     }
 
     public var reason: Reason
@@ -34,8 +45,10 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         self.url = url
     }
 
+    /// The message names the URL with its password hidden (see ``Foundation/URL/redacted``).
     public var errorDescription: String? {
-        let url = url.absoluteString
+        let host = self.url.host(percentEncoded: false) ?? "the server"
+        let url = self.url.redacted
         switch reason {
         case .status(let code):
             let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
@@ -45,25 +58,41 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         case .readTimeout:
             return "\(url): timed out waiting for data"
         case .unreachable(let detail):
-            return "\(url) is unreachable: \(detail)"
+            return "\(url) is unreachable: \(detail.redactingURLPasswords)"
         case .redirect(let detail):
-            return "\(url): \(detail)"
+            return "\(url): \(detail.redactingURLPasswords)"
         case .unsupportedURL:
             return "\(url) is not an http or https URL"
         case .bodyTooLarge(let limit):
             return "\(url): the response is larger than \(limit / 1_048_576) MiB"
         case .connectionClosed:
             return "\(url): the connection closed before the whole response arrived"
+        case .unauthorized(refused: false):
+            let scheme = self.url.scheme ?? "https"
+            return "\(url) needs a user name and password for \(host) "
+                + "(put them in the URL as \(scheme)://user:password@\(host)/… or in ~/.netrc)"
+        case .unauthorized(refused: true):
+            return "\(url): the user name and password for \(host) were refused (check them in the URL or in ~/.netrc)"
+        case .certificateNotTrusted:
+            return "\(url): certificate of \(host) is not trusted"
+        case .certificateExpired:
+            return "\(url): certificate of \(host) has expired"
+        case .certificateWrongHost:
+            return "\(url): certificate is not valid for \(host)"
+        case .tlsHandshakeFailed(let detail):
+            return "\(url): TLS handshake with \(host) failed (\(detail.redactingURLPasswords))"
         }
     }
 
-    /// Whether trying again later might succeed: timeouts, dropped connections,
-    /// 408, 429 and 5xx answers.
+    /// Whether trying again later might succeed: timeouts, dropped connections, failed
+    /// TLS handshakes, 408, 429 and 5xx answers. Certificate problems and 401 are not.
     public var isTransient: Bool {
         switch reason {
         case .status(let code): return code == 408 || code == 429 || (500...599).contains(code)
-        case .connectTimeout, .readTimeout, .unreachable, .connectionClosed: return true
-        case .redirect, .unsupportedURL, .bodyTooLarge: return false
+        case .connectTimeout, .readTimeout, .unreachable, .connectionClosed, .tlsHandshakeFailed: return true
+        case .redirect, .unsupportedURL, .bodyTooLarge, .unauthorized,
+            .certificateNotTrusted, .certificateExpired, .certificateWrongHost:
+            return false
         }
     }
 
@@ -86,6 +115,12 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
                 return HTTPError(.unreachable(String(describing: clientError)), url: url)
             }
         }
+        if let tlsError = error as? NIOSSLError {
+            return HTTPError(reason(for: tlsError), url: url)
+        }
+        if let tlsError = error as? NIOSSLExtraError, tlsError == .failedToValidateHostname {
+            return HTTPError(.certificateWrongHost, url: url)
+        }
         if let ioError = error as? IOError {
             return HTTPError(.unreachable(String(cString: strerror(ioError.errnoCode))), url: url)
         }
@@ -94,5 +129,33 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
             return HTTPError(.unreachable(cause), url: url)
         }
         return HTTPError(.unreachable(String(describing: error)), url: url)
+    }
+
+    /// A certificate that failed verification is reported as not trusted (BoringSSL does not
+    /// say why); ``CertificateProbe`` looks at it again to tell an expired one.
+    private static func reason(for error: NIOSSLError) -> Reason {
+        switch error {
+        case .handshakeFailed(.sslError(let stack)) where stack.contains { "\($0)".contains("CERTIFICATE_VERIFY_FAILED") }:
+            return .certificateNotTrusted
+        case .handshakeFailed(let cause):
+            return .tlsHandshakeFailed(describe(cause))
+        case .uncleanShutdown:
+            return .connectionClosed
+        default:
+            return .tlsHandshakeFailed("\(error)")
+        }
+    }
+
+    /// BoringSSL's error stack as the names of its errors (`WRONG_VERSION_NUMBER`),
+    /// without codes and source file names.
+    private static func describe(_ error: BoringSSLError) -> String {
+        guard case .sslError(let stack) = error else { return "\(error)" }
+        // "Error: 268435703 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER at …"
+        let names = stack.map { entry in
+            let text = "\(entry)"
+            let beforeFile = text.components(separatedBy: " at ").first ?? text
+            return beforeFile.split(separator: ":").last.map(String.init) ?? text
+        }
+        return names.isEmpty ? "\(error)" : names.joined(separator: ", ")
     }
 }

@@ -3,10 +3,17 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The HTTP client Singlecast uses: a real `User-Agent`, connect and read
 /// timeouts, and redirects followed by hand so that callers learn the final URL
 /// and whether every hop was permanent.
+///
+/// Basic authentication: the user name and password in a URL's user info go only to that
+/// URL's origin (scheme, host and port), never to another one a redirect leads to, and are
+/// never part of the URL requested; without them, the entry of the netrc file (`$NETRC`,
+/// else `~/.netrc`) for the host requested is sent. Trust roots: the system's, plus those
+/// in `SSL_CERT_FILE`; `SSL_CERT_DIR` replaces the system's folder, as in OpenSSL.
 ///
 /// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
 public final class HTTPSession: Sendable {
@@ -22,6 +29,10 @@ public final class HTTPSession: Sendable {
         public var acceptsCompression: Bool = false
         /// How many redirects one request may follow.
         public var maximumRedirects: Int = 10
+        /// The variables read for `NETRC`, `HOME`, `SSL_CERT_FILE` and `SSL_CERT_DIR`.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Where requests are logged (at debug level, URLs redacted).
+        public var logger = Logger(label: "singlecast.http")
 
         public init() {}
     }
@@ -31,7 +42,8 @@ public final class HTTPSession: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: HTTPClientResponse.Body
-        /// The URL that answered, after all redirects.
+        /// The URL that answered, after all redirects; it keeps the user info of the URL
+        /// asked for while on that URL's origin.
         public var finalURL: URL
         /// The URL to remember for the resource: the final URL when every redirect
         /// was permanent (301 or 308), else the last URL reached through permanent ones.
@@ -40,7 +52,6 @@ public final class HTTPSession: Sendable {
 
     public let configuration: Configuration
     private let client: HTTPClient
-    private static let logger = Logger(label: "singlecast.http")
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -54,6 +65,10 @@ public final class HTTPSession: Sendable {
                 ? .enabled(limit: .size(512 * 1_048_576)) : .disabled
         )
         clientConfiguration.httpVersion = .http1Only
+        // A failed connection (refused, or a certificate problem) is reported at once instead of
+        // being retried until the connect timeout: callers such as FileTransfer do their own retries.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.tlsConfiguration = Self.tlsConfiguration(configuration.environment, logger: configuration.logger)
         // Reads of up to 512 KiB instead of NIO's 64 KiB: a fast download hands fewer, larger
         // buffers from the event loop to the task writing the file.
         clientConfiguration.http1_1ConnectionDebugInitializer = { channel in
@@ -71,8 +86,10 @@ public final class HTTPSession: Sendable {
 
     /// Sends a GET for `url`, following up to ``Configuration/maximumRedirects`` redirects
     /// (relative `Location` included) with the same extra headers, and returns the first
-    /// non-redirect response. Statuses are not checked: callers decide what is acceptable.
+    /// non-redirect response. Statuses are not checked, callers decide what is acceptable,
+    /// except 401, which throws ``HTTPError/Reason/unauthorized(refused:)``.
     public func get(_ url: URL, headers extraHeaders: [(String, String)] = []) async throws -> Response {
+        let netrcPath = configuration.environment["NETRC"] ?? configuration.environment["HOME"].map { $0 + "/.netrc" }
         var current = url
         var permanentURL = url
         var stillPermanent = true
@@ -80,7 +97,7 @@ public final class HTTPSession: Sendable {
             guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw HTTPError(.unsupportedURL, url: current)
             }
-            var request = HTTPClientRequest(url: current.absoluteString)
+            var request = HTTPClientRequest(url: current.removingUserInfo.absoluteString)
             request.headers.add(name: "User-Agent", value: configuration.userAgent)
             if configuration.acceptsCompression {
                 request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
@@ -88,21 +105,29 @@ public final class HTTPSession: Sendable {
             for (name, value) in extraHeaders {
                 request.headers.add(name: name, value: value)
             }
+            let credentials = Credentials.forRequest(to: current, netrcPath: netrcPath)
+            if let credentials {
+                request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorization)
+            }
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(request, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
             } catch {
-                throw HTTPError.wrapping(error, url: current)
+                throw await CertificateProbe.refine(HTTPError.wrapping(error, url: current), timeout: configuration.connectTimeout)
             }
             let status = Int(response.status.code)
-            Self.logger.debug("GET", metadata: ["url": "\(current)", "status": "\(status)"])
+            configuration.logger.debug("GET", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
+            if status == 401 {
+                try await discard(response.body, url: current)
+                throw HTTPError(.unauthorized(refused: credentials != nil), url: current)
+            }
             guard [301, 302, 303, 307, 308].contains(status) else {
                 return Response(
                     status: status, headers: response.headers, body: response.body,
                     finalURL: current, permanentURL: permanentURL)
             }
             guard let location = response.headers.first(name: "Location"),
-                let next = URL(string: location, relativeTo: current)?.absoluteURL
+                let next = URL(string: location, relativeTo: current)?.absoluteURL.carryingUserInfo(from: current)
             else {
                 throw HTTPError(.redirect("HTTP \(status) redirect without a usable Location"), url: current)
             }
@@ -128,6 +153,29 @@ public final class HTTPSession: Sendable {
             throw HTTPError.wrapping(error, url: response.finalURL)
         }
         return data
+    }
+
+    /// The system's trust roots plus the PEM file `SSL_CERT_FILE`; with `SSL_CERT_DIR`, as in
+    /// OpenSSL, the first folder it names replaces the system's (certificates found by their
+    /// hash names, see `openssl rehash`). Nothing is read here: certificates are loaded when
+    /// a TLS connection needs them.
+    private static func tlsConfiguration(_ environment: [String: String], logger: Logger) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let fileManager = FileManager.default
+        if let file = environment["SSL_CERT_FILE"] {
+            if fileManager.isReadableFile(atPath: file) {
+                tls.additionalTrustRoots = [.file(file)]
+            } else {
+                logger.warning("SSL_CERT_FILE cannot be read", metadata: ["file": "\(file)"])
+            }
+        }
+        var isDirectory: ObjCBool = false
+        if let directory = environment["SSL_CERT_DIR"]?.split(separator: ":").first.map(String.init),
+            fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            tls.trustRoots = .file(directory)
+        }
+        return tls
     }
 
     /// Reads and drops a redirect's small body so the connection can be reused.

@@ -269,4 +269,26 @@ import TestSupport
         #expect(notOPML.stderr.hasPrefix("Error: cannot read "))
         try await world.stop()
     }
+
+    @Test func aPrivateFeedsPasswordGoesToItsServerAndIsNeverShown() async throws {
+        let world = try await World.start()
+        world.serveFeed("/private.xml", Self.feed("Private", items: ["P1"]))
+        let port = world.server.url("/").port!
+        let secretURL = "http://member:s3cret@127.0.0.1:\(port)/private.xml"
+        let subscribed = try await world.cli.run(["subscribe", secretURL, "--json"])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        let request = try #require(world.server.requests(for: "/private.xml").first)
+        #expect(request.header("Authorization") == "Basic " + Data("member:s3cret".utf8).base64EncodedString())
+
+        world.server.addFaults([.status(500)], for: "/private.xml")
+        var outputs = [subscribed]
+        for arguments in [["podcasts"], ["podcasts", "--json"], ["episodes", "@1", "--json"], ["update"], ["update", "--json"], ["export"], ["new", "--json"]] {
+            outputs.append(try await world.cli.run(arguments))
+        }
+        for output in outputs {
+            #expect(!output.stdout.contains("s3cret") && !output.stderr.contains("s3cret"), "\(output.stdout)\(output.stderr)")
+        }
+        #expect(outputs.contains { $0.stdout.contains("member:***@127.0.0.1") })
+        try await world.stop()
+    }
 }

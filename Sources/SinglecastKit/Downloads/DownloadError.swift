@@ -63,6 +63,8 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
     }
 
     public var errorDescription: String? {
+        // A URL's password is never shown.
+        let url = self.url.redactingURLPasswords
         switch reason {
         case .notAURL:
             return "the enclosure \u{201C}\(url)\u{201D} is not a URL"

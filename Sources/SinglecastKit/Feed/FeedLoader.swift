@@ -49,7 +49,7 @@ public struct FeedLoader: Sendable {
         guard (200..<300).contains(response.status) else {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }
-        let parser = FeedParser(baseURL: response.finalURL, source: url.absoluteString)
+        let parser = FeedParser(baseURL: response.finalURL, source: url.redacted)
         var hash = StableHash()
         var received = 0
         do {

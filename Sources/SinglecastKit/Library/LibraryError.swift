@@ -37,9 +37,9 @@ public enum LibraryError: LocalizedError, Equatable, Sendable {
             return "episode \(number) (\(title)) has no audio file to download"
         case .noSuchPodcast(let reference, let candidates):
             let list = candidates.isEmpty ? "" : "; subscriptions: " + candidates.joined(separator: ", ")
-            return "no podcast matches \u{201C}\(reference)\u{201D}\(list)"
+            return "no podcast matches \u{201C}\(reference.redactingURLPasswords)\u{201D}\(list)"
         case .ambiguousPodcast(let reference, let candidates):
-            return "\u{201C}\(reference)\u{201D} matches several podcasts: " + candidates.joined(separator: ", ")
+            return "\u{201C}\(reference.redactingURLPasswords)\u{201D} matches several podcasts: " + candidates.joined(separator: ", ")
         }
     }
 }

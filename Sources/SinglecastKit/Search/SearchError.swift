@@ -12,7 +12,7 @@ public enum SearchError: LocalizedError, Equatable, Sendable {
         case .request(let error):
             return "search failed: \(error.localizedDescription)"
         case .invalidAnswer(let url, let detail):
-            return "search failed: \(url.absoluteString) did not answer with iTunes Search JSON (\(detail))"
+            return "search failed: \(url.redacted) did not answer with iTunes Search JSON (\(detail))"
         }
     }
 }

@@ -70,7 +70,7 @@ struct DownloadJSON: Encodable {
         id = record.id
         podcast = record.podcastTitle
         title = record.episodeTitle
-        url = record.enclosureURL
+        url = record.enclosureURL.redactingURLPasswords
         state = record.state
         receivedBytes = record.receivedBytes
         expectedBytes = record.expectedBytes

@@ -51,8 +51,10 @@ extension Singlecast {
         func run() async throws {
             let library = try await global.openLibrary()
             let feeds = try await library.subscriptions().compactMap { summary -> OPMLFeed? in
-                guard let url = URL(string: summary.podcast.feedKey), !url.isFileURL else { return nil }
-                return OPMLFeed(title: summary.podcast.podcast.title, feedURL: url)
+                // Credentials are never written out: the feed's URL shows user:*** instead.
+                guard let url = URL(string: summary.podcast.feedKey), !url.isFileURL, let shown = URL(string: url.redacted)
+                else { return nil }
+                return OPMLFeed(title: summary.podcast.podcast.title, feedURL: shown)
             }
             let data = OPMLWriter.document(title: "Singlecast subscriptions", feeds: feeds)
             if let file {

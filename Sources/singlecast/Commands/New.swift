@@ -79,7 +79,7 @@ struct NewEpisodeJSON: Encodable {
         podcast = item.podcast.podcast.title
         title = item.entry.episode.title
         published = item.entry.episode.published
-        url = item.entry.episode.enclosure?.url
+        url = item.entry.episode.enclosure?.url.redactingURLPasswords
         state = (item.entry.download?.state ?? .notStarted).rawValue
     }
 }

@@ -54,7 +54,7 @@ struct SubscriptionJSON: Encodable {
     init(_ summary: PodcastSummary) {
         number = summary.number
         title = summary.podcast.podcast.title
-        feedURL = summary.podcast.feedKey
+        feedURL = summary.podcast.feedKey.redactingURLPasswords
         episodes = summary.episodeCount
         new = summary.newCount
         downloaded = summary.downloadedCount

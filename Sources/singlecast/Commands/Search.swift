@@ -72,10 +72,10 @@ struct SearchResultJSON: Encodable {
         collectionId = result.collectionId
         title = result.title
         artist = result.artist
-        feedURL = result.feedURL?.absoluteString
+        feedURL = result.feedURL?.redacted
         episodeCount = result.episodeCount
         genre = result.genre
-        artworkURL = result.artworkURL?.absoluteString
+        artworkURL = result.artworkURL?.redacted
         releaseDate = result.releaseDate
     }
 

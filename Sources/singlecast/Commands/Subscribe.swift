@@ -137,7 +137,7 @@ struct PodcastJSON: Encodable {
 
     init(_ stored: StoredPodcast, episodes: Int?) {
         title = stored.podcast.title
-        feedURL = stored.feedKey
+        feedURL = stored.feedKey.redactingURLPasswords
         self.episodes = episodes
         keep = stored.subscription?.keep
         auto = stored.subscription?.autoDownload.rawValue

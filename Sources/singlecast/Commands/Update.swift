@@ -126,7 +126,7 @@ struct SubscriptionUpdate {
 
     /// `Title: 3 new`, `Title: not modified`, `Title: error: …`
     static func line(_ update: PodcastUpdate) -> String {
-        let title = update.podcast.podcast.title.isEmpty ? update.podcast.feedKey : update.podcast.podcast.title
+        let title = update.podcast.podcast.title.isEmpty ? update.podcast.feedKey.redactingURLPasswords : update.podcast.podcast.title
         switch update.status {
         case .ok: return "\(title): \(update.addedCount) new"
         case .moved: return "\(title): \(update.addedCount) new, \(Words.status(update.status))"
@@ -147,10 +147,10 @@ struct UpdateJSON: Encodable {
 
     init(_ update: PodcastUpdate) {
         title = update.podcast.podcast.title
-        feedURL = update.podcast.feedKey
+        feedURL = update.podcast.feedKey.redactingURLPasswords
         status = update.status.name
         new = update.addedCount
         if case .failed(let message) = update.status { error = message }
-        if case .moved(let from, _) = update.status { movedFrom = from }
+        if case .moved(let from, _) = update.status { movedFrom = from.redactingURLPasswords }
     }
 }

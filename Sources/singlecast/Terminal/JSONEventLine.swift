@@ -37,7 +37,7 @@ enum JSONEventLine {
 
     private static func make(_ name: String, _ download: Download) -> Line {
         Line(
-            event: name, id: download.id, title: download.episodeTitle, url: download.enclosureURL,
+            event: name, id: download.id, title: download.episodeTitle, url: download.enclosureURL.redactingURLPasswords,
             state: download.state, receivedBytes: download.receivedBytes, totalBytes: download.expectedBytes,
             file: download.file, message: download.failure, ownerPID: download.owner?.processID)
     }

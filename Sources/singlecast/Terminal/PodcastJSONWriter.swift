@@ -12,9 +12,9 @@ enum PodcastJSONWriter {
         out.raw("{\n  \"title\": ")
         out.string(stored.podcast.title)
         out.raw(",\n  \"link\": ")
-        out.string(stored.podcast.link?.absoluteString)
+        out.string(stored.podcast.link?.redacted)
         out.raw(",\n  \"feedURL\": ")
-        out.string(stored.podcast.feedURL?.absoluteString)
+        out.string(stored.podcast.feedURL?.redacted)
         out.raw(",\n  \"episodes\": [")
         for (index, entry) in entries.enumerated() {
             out.raw(index == 0 ? "\n    " : ",\n    ")
@@ -39,7 +39,7 @@ enum PodcastJSONWriter {
         out.raw(", \"enclosure\": ")
         if let enclosure = episode.enclosure {
             out.raw("{\"url\": ")
-            out.string(enclosure.url)
+            out.string(enclosure.url.redactingURLPasswords)
             out.raw(", \"length\": ")
             out.integer(enclosure.length)
             out.raw(", \"type\": ")

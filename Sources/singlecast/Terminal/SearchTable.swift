@@ -11,7 +11,7 @@ enum SearchTable {
                 truncate(result.artist ?? "", 28),
                 result.episodeCount.map(String.init) ?? "",
                 result.genre ?? "",
-                result.feedURL?.absoluteString ?? "(no feed: cannot be opened)",
+                result.feedURL?.redacted ?? "(no feed: cannot be opened)",
             ])
         }
         return table.render()

@@ -45,7 +45,7 @@ enum Words {
     /// `line 12 (Title): duplicate of line 4, skipped`, …
     static func problem(_ problem: OPMLProblem) -> String {
         let title = problem.title.map { " (\($0))" } ?? ""
-        let url = problem.url.map { " \($0)" } ?? ""
+        let url = problem.url.map { " \($0.redactingURLPasswords)" } ?? ""
         let what =
             switch problem.kind {
             case .duplicate(let firstLine): "\(url.isEmpty ? "" : url + ":") the same feed as line \(firstLine), skipped"
@@ -61,7 +61,7 @@ enum Words {
         switch status {
         case .ok: "ok"
         case .notModified: "not modified"
-        case .moved(_, let to): "moved to \(to)"
+        case .moved(_, let to): "moved to \(to.redactingURLPasswords)"
         case .gone: "gone (the server answered 410: no longer fetched)"
         case .failed(let message): message
         }

@@ -54,7 +54,8 @@ import TestSupport
     }
 
     @Test func failuresNameTheURLAndExitOne() async throws {
-        let show = try await LoopbackShow.start(environment: ["SINGLECAST_TIMEOUT": "1"])
+        // A timeout generous enough for a loaded machine (the tests run in parallel on two cores).
+        let show = try await LoopbackShow.start(environment: ["SINGLECAST_TIMEOUT": "3"])
         let searchURL = "\(show.server.baseURL.absoluteString)/search?term=x&media=podcast&entity=podcast&limit=20"
 
         show.server.addFaults([.status(500)], for: "/search")
@@ -67,7 +68,7 @@ import TestSupport
         #expect(notJSON.status == 1)
         #expect(notJSON.stderr.hasPrefix("Error: search failed: \(searchURL) did not answer with iTunes Search JSON"))
 
-        show.server.serve(path: "/search", data: Data("{}".utf8), faults: [.stall(afterBytes: 0, seconds: 5)])
+        show.server.serve(path: "/search", data: Data("{}".utf8), faults: [.stall(afterBytes: 0, seconds: 8)])
         let timeout = try await show.cli.run(["search", "x"])
         #expect(timeout.status == 1)
         #expect(timeout.stderr.contains(searchURL))

@@ -2,11 +2,6 @@ import Foundation
 
 /// Fetches a feed over HTTP or reads it from a file, and parses it in the same pass:
 /// bytes go to the streaming parser as they arrive, never held whole.
-///
-/// Episodes can be handed on in batches while the rest is parsed (`episodes:`), so that the
-/// caller can store them at the same time (``FeedStaging``); the returned `Feed` then holds
-/// only the episodes parsed after the last batch.
-///
 public struct FeedLoader: Sendable {
     /// The largest feed accepted, to bound time and memory on hostile servers.
     public static let maximumFeedSize = 512 * 1_048_576
@@ -38,9 +33,7 @@ public struct FeedLoader: Sendable {
     /// Fetches `url` with `If-None-Match`/`If-Modified-Since` from `validators`, and parses the
     /// body as it arrives while hashing it. The feed's `podcast.feedURL` is the URL to
     /// remember: the final one after permanent redirects.
-    public func fetch(
-        _ url: URL, validators: FeedValidators?, episodes: (@Sendable ([Episode]) -> Void)? = nil
-    ) async throws -> Fetch {
+    public func fetch(_ url: URL, validators: FeedValidators?) async throws -> Fetch {
         var headers = [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")]
         if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
         if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
@@ -62,7 +55,6 @@ public struct FeedLoader: Sendable {
                     hash.mixBytes(bytes)
                     try parser.parse(bytes)
                 }
-                Self.handOn(parser, to: episodes)
             }
         } catch let error as FeedError {
             throw error
@@ -80,11 +72,11 @@ public struct FeedLoader: Sendable {
 
     /// Reads and parses the feed in the file at `file`, 64 KiB at a time, on the blocking-IO
     /// threads.
-    public static func load(file: URL, episodes: (@Sendable ([Episode]) -> Void)? = nil) async throws -> Feed {
-        try await OffPool.run { try loadBlocking(file: file, episodes: episodes) }
+    public static func load(file: URL) async throws -> Feed {
+        try await OffPool.run { try loadBlocking(file: file) }
     }
 
-    private static func loadBlocking(file: URL, episodes: (([Episode]) -> Void)?) throws -> Feed {
+    private static func loadBlocking(file: URL) throws -> Feed {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: file)
@@ -102,18 +94,10 @@ public struct FeedLoader: Sendable {
             }
             guard let chunk, !chunk.isEmpty else { break }
             try chunk.withUnsafeBytes { try parser.parse($0) }
-            handOn(parser, to: episodes)
         }
         var feed = try parser.finish()
         feed.podcast.feedURL = nil
         return feed
-    }
-
-    /// Hands the episodes parsed so far to `episodes`, when the caller takes them in batches.
-    private static func handOn(_ parser: FeedParser, to episodes: (([Episode]) -> Void)?) {
-        guard let episodes else { return }
-        let batch = parser.takeEpisodes()
-        if !batch.isEmpty { episodes(batch) }
     }
 
     private static func describe(_ error: any Error) -> String {

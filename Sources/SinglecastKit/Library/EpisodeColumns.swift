@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Synchronization
 
 /// How an `Episode` maps to a row of the `episode` table: one declaration, ``fields``, from
 /// which the SQL, the binding, the decoding and the fingerprint are all derived. Adding a
@@ -11,7 +10,7 @@ import Synchronization
 /// general-purpose argument conversion would cost more than the parse.
 enum EpisodeColumns {
     /// A column's value for one episode.
-    enum Value: Sendable {
+    enum Value {
         case text(String?)
         case integer(Int64?)
         case real(Double?)
@@ -60,111 +59,81 @@ enum EpisodeColumns {
     /// The columns that are the library's own bookkeeping rather than the feed's content.
     static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
 
-    /// Stages a feed's episodes in a temporary table of the writer's connection while the rest
-    /// is parsed (a temporary table takes no lock on the library), then merges them into the
-    /// `episode` table in one short transaction: episodes are matched by identity, an episode
-    /// whose content and position are unchanged is not rewritten, and episodes gone from the
-    /// feed keep their rows without a position.
-    struct Staging {
-        /// The temporary table, unique per save so that saves can be staged side by side.
-        let table: String
+    static let upsertSQL: String = {
+        let names = fields.map(\.name)
+        let columns = ["podcastId", "identity", "position"] + names + ["fingerprint"]
+        let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
+        return """
+            INSERT INTO episode (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
+            RETURNING id
+            """
+    }()
+
+    /// Saves a feed's episodes in feed order (position 1 is the first item), batch by batch.
+    /// Episodes are matched by identity; an episode whose content and position are unchanged is
+    /// not rewritten; episodes gone from the feed keep their rows without a position.
+    struct Saver {
+        /// What the table holds of an episode before the save.
+        private struct Stored {
+            var id: Int64
+            var fingerprint: Int64
+            var position: Int?
+            var isNew: Bool
+            var isDeleted: Bool
+        }
+
+        private let db: Database
+        private let podcastID: Int64
+        private let upsert: Statement
+        private var stored: [String: Stored] = [:]
         private var seen = Set<String>()
         private var position = 0
+        /// The identities of the episodes this save added, in feed order.
+        private(set) var added: [String] = []
+        /// Every saved episode's row id and marks, in feed order.
+        private(set) var rows: [(id: Int64, isNew: Bool, isDeleted: Bool)] = []
 
-        private static let counter = Mutex(0)
-
-        init() {
-            let number = Self.counter.withLock { value in
-                value += 1
-                return value
+        init(podcastID: Int64, db: Database) throws {
+            self.db = db
+            self.podcastID = podcastID
+            upsert = try db.cachedStatement(sql: upsertSQL)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT identity, id, fingerprint, position, isNew, isDeleted FROM episode WHERE podcastId = ?",
+                arguments: [podcastID])
+            while let row = try rows.next() {
+                stored[row[0]] = Stored(id: row[1], fingerprint: row[2] ?? 0, position: row[3], isNew: row[4], isDeleted: row[5])
             }
-            table = "temp.stagedEpisode\(number)"
         }
 
-        /// Creates the table.
-        func create(_ db: Database) throws {
-            let columns = ["position INTEGER PRIMARY KEY", "identity TEXT NOT NULL", "fingerprint INTEGER"]
-                + fields.map { $0.name }
-            try db.execute(sql: "CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
-        }
-
-        /// The rows of the next episodes of the feed, in feed order, ready for ``insert(_:_:)``
-        /// (computed by the caller, off the writer's thread).
-        mutating func rows(for episodes: [Episode]) -> [StagedRow] {
-            episodes.map { episode in
+        /// Saves the next episodes of the feed.
+        mutating func save(_ episodes: [Episode]) throws {
+            for episode in episodes {
                 position += 1
-                return StagedRow(
-                    position: position, identity: uniqueIdentity(of: episode, among: &seen),
-                    fingerprint: fingerprint(of: episode), values: fields.map { $0.value(episode) })
-            }
-        }
-
-        /// Stages rows.
-        func insert(_ rows: [StagedRow], _ db: Database) throws {
-            let names = ["position", "identity", "fingerprint"] + fields.map(\.name)
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))")
-            for row in rows {
-                try EpisodeColumns.step(statement) { binder in
-                    binder.bind(.integer(Int64(row.position)))
-                    binder.bind(.text(row.identity))
-                    binder.bind(.integer(row.fingerprint))
-                    for value in row.values { binder.bind(value) }
+                let identity = uniqueIdentity(of: episode, among: &seen)
+                let fingerprint = fingerprint(of: episode)
+                let existing = stored[identity]
+                if let existing, existing.fingerprint == fingerprint, existing.position == position {
+                    rows.append((existing.id, existing.isNew, existing.isDeleted))
+                    continue
                 }
+                if existing == nil { added.append(identity) }
+                let id = try EpisodeColumns.upsert(
+                    episode, podcastID: podcastID, identity: identity, position: position, fingerprint: fingerprint,
+                    with: upsert)
+                rows.append((id, existing?.isNew ?? false, existing?.isDeleted ?? false))
             }
         }
 
-        /// Merges the staged episodes into the podcast's, inside the caller's transaction, and
-        /// drops the table. Returns the identities added, and every staged episode's row id and
-        /// marks in feed order.
-        func merge(podcastID: Int64, _ db: Database) throws -> (added: [String], rows: [(id: Int64, isNew: Bool, isDeleted: Bool)]) {
-            let added = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT identity FROM \(table) AS staged WHERE NOT EXISTS (
-                      SELECT 1 FROM episode WHERE podcastId = ? AND identity = staged.identity) ORDER BY position
-                    """,
-                arguments: [podcastID])
-            let names = fields.map(\.name)
-            let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
-            try db.execute(
-                sql: """
-                    INSERT INTO episode (podcastId, identity, position, fingerprint, \(names.joined(separator: ", ")))
-                    SELECT ?, identity, position, fingerprint, \(names.joined(separator: ", ")) FROM \(table) WHERE true
-                    ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
-                    WHERE episode.fingerprint IS NOT excluded.fingerprint OR episode.position IS NOT excluded.position
-                    """,
-                arguments: [podcastID])
-            try db.execute(
-                sql: """
-                    UPDATE episode SET position = NULL WHERE podcastId = ? AND position IS NOT NULL
-                      AND identity NOT IN (SELECT identity FROM \(table))
-                    """,
-                arguments: [podcastID])
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT episode.id, episode.isNew, episode.isDeleted FROM \(table) AS staged
-                    JOIN episode ON episode.podcastId = ? AND episode.identity = staged.identity ORDER BY staged.position
-                    """,
-                arguments: [podcastID]
-            ).map { (id: $0[0] as Int64, isNew: $0[1] as Bool, isDeleted: $0[2] as Bool) }
-            try drop(db)
-            return (added, rows)
+        /// Takes the positions away from the episodes no longer in the feed.
+        func finish() throws {
+            let clearPosition = try db.cachedStatement(
+                sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
+            for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
+                try clearPosition.execute(arguments: [podcastID, identity])
+            }
         }
-
-        /// Drops the table (a save that failed or found nothing to save).
-        func drop(_ db: Database) throws {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
-        }
-    }
-
-    /// One staged episode: its place, identity, fingerprint and column values.
-    struct StagedRow: Sendable {
-        var position: Int
-        var identity: String
-        var fingerprint: Int64
-        var values: [Value]
     }
 
     /// An episode's identity, made unique within one feed: a feed that repeats a guid
@@ -194,16 +163,25 @@ enum EpisodeColumns {
         return Int64(bitPattern: hash.value)
     }
 
-    /// Binds one row's values with `bind` and runs `statement`.
-    private static func step(_ statement: Statement, _ bind: (inout Binder) -> Void) throws {
+    /// Runs the upsert statement for one episode; returns its row id.
+    private static func upsert(
+        _ episode: Episode, podcastID: Int64, identity: String, position: Int, fingerprint: Int64, with statement: Statement
+    ) throws -> Int64 {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         var binder = Binder(handle: handle)
-        bind(&binder)
-        let code = sqlite3_step(handle)
+        binder.bind(.integer(podcastID))
+        binder.bind(.text(identity))
+        binder.bind(.integer(Int64(position)))
+        for field in fields { binder.bind(field.value(episode)) }
+        binder.bind(.integer(fingerprint))
+        var code = sqlite3_step(handle)
+        let id = sqlite3_column_int64(handle, 0)
+        if code == SQLITE_ROW { code = sqlite3_step(handle) }
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }
+        return id
     }
 
     /// The episode a row of the `episode` table holds.

@@ -32,9 +32,6 @@ public struct Library: Sendable {
                 // 8 MiB of page cache instead of 2: a large feed's episode index then fits, and
                 // its pages are not written to the log again and again as they are evicted.
                 try db.execute(sql: "PRAGMA cache_size = -8192")
-                // Feeds are staged in temporary tables while they are parsed: in memory, not in
-                // a journaled file.
-                try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
             // A pool: reads run on connections of their own and never wait for a writer.
             try self.init(writer: DatabasePool(path: path, configuration: configuration), directory: directory)
@@ -99,56 +96,27 @@ public struct Library: Sendable {
         public init() {}
     }
 
-    /// Saves a parsed feed under `feedKey`; see ``FeedStaging/commit(_:feedKey:options:)``.
+    /// Saves a parsed feed under `feedKey` in one short transaction (the feed is parsed whole
+    /// first, so a slow fetch never holds the library's write lock): episodes are updated by
+    /// identity (never duplicated, unchanged ones left untouched), episodes gone from the feed
+    /// keep their rows (and their files). Returns the stored podcast and its episodes in feed
+    /// order.
+    ///
+    /// The new pages stay in SQLite's write-ahead log when the transaction commits: copying
+    /// them into the database file (tens of megabytes for a large feed) is left to
+    /// ``checkpoint()``, which a caller can run while it does other work, or else to closing
+    /// the library.
     @discardableResult
     public func saveFeed(_ feed: Feed, feedKey: String, options: SaveOptions = SaveOptions()) async throws -> SavedFeed {
-        try await stageFeed().commit(feed, feedKey: feedKey, options: options)
-    }
-
-    /// Starts saving a feed whose episodes arrive while it is parsed (see ``FeedStaging``).
-    public func stageFeed() -> FeedStaging {
-        FeedStaging(library: self, staging: EpisodeColumns.Staging())
-    }
-
-    /// Creates the temporary table of a staged feed.
-    func createStaging(_ staging: EpisodeColumns.Staging) async throws {
-        try await writer.writeWithoutTransaction { db in try staging.create(db) }
-    }
-
-    /// Saves a feed whose episodes were staged, in one short transaction (see
-    /// ``FeedStaging/commit(_:feedKey:options:)``).
-    func commit(
-        _ feed: Feed, episodes: [Episode], staging: EpisodeColumns.Staging, feedKey: String, options: SaveOptions
-    ) async throws -> SavedFeed {
         try await writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             defer { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)") }
             var saved: SavedFeed?
-            do {
-                try db.inTransaction {
-                    saved = try Self.save(feed, episodes: episodes, staging: staging, feedKey: feedKey, options: options, db: db)
-                    return .commit
-                }
-            } catch {
-                try? staging.drop(db)
-                throw error
-            }
-            return saved!
-        }
-    }
-
-    /// Drops a staged feed that is not saved.
-    func discard(_ staging: EpisodeColumns.Staging) async {
-        _ = try? await writer.writeWithoutTransaction { db in try staging.drop(db) }
-    }
-
-    /// Stages rows of a feed being saved.
-    func stage(_ rows: [EpisodeColumns.StagedRow], in staging: EpisodeColumns.Staging) async throws {
-        try await writer.writeWithoutTransaction { db in
             try db.inTransaction {
-                try staging.insert(rows, db)
+                saved = try Self.save(feed, feedKey: feedKey, options: options, db: db)
                 return .commit
             }
+            return saved!
         }
     }
 
@@ -162,10 +130,7 @@ public struct Library: Sendable {
         _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
-    private static func save(
-        _ feed: Feed, episodes: [Episode], staging: EpisodeColumns.Staging, feedKey: String, options: SaveOptions,
-        db: Database
-    ) throws -> SavedFeed {
+    private static func save(_ feed: Feed, feedKey: String, options: SaveOptions, db: Database) throws -> SavedFeed {
         let podcastID: Int64
         if let id = options.podcastID {
             podcastID = id
@@ -176,7 +141,9 @@ public struct Library: Sendable {
                 arguments: [feedKey])
             podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
         }
-        let saver = try staging.merge(podcastID: podcastID, db)
+        var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
+        try saver.save(feed.episodes)
+        try saver.finish()
         var newIDs: Set<Int64> = []
         switch options.newEpisodes {
         case .added:
@@ -209,8 +176,8 @@ public struct Library: Sendable {
         // The listing comes from the episodes in hand, not read back.
         let downloads = try downloadsByEnclosureURL(db)
         var entries: [EpisodeEntry] = []
-        entries.reserveCapacity(episodes.count)
-        for (index, episode) in episodes.enumerated() {
+        entries.reserveCapacity(feed.episodes.count)
+        for (index, episode) in feed.episodes.enumerated() {
             let row = saver.rows[index]
             entries.append(
                 EpisodeEntry(

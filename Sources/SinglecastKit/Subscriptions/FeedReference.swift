@@ -62,14 +62,8 @@ public struct FeedResolver: Sendable {
         case .url(let url):
             return try await fetch(url)
         case .file(let file):
-            let staging = library.stageFeed()
-            do {
-                let rest = try await FeedLoader.load(file: file, episodes: staging.stage)
-                return try await staging.commit(rest, feedKey: file.standardizedFileURL.absoluteString)
-            } catch {
-                await staging.discard()
-                throw error
-            }
+            let feed = try await FeedLoader.load(file: file)
+            return try await library.saveFeed(feed, feedKey: file.standardizedFileURL.absoluteString)
         case .subscription, .title:
             return try await stored(try await library.podcast(matching: reference))
         }
@@ -84,18 +78,11 @@ public struct FeedResolver: Sendable {
 
     /// Fetches and saves a feed, remembering the response's validators for the next update.
     private func fetch(_ url: URL) async throws -> SavedFeed {
-        let staging = library.stageFeed()
-        do {
-            guard case .fetched(let rest, let validators, _) =
-                try await FeedLoader(session: session).fetch(url, validators: nil, episodes: staging.stage)
-            else { throw HTTPError(.status(304), url: url) }
-            var options = Library.SaveOptions()
-            options.validators = validators
-            return try await staging.commit(rest, feedKey: (rest.podcast.feedURL ?? url).absoluteString, options: options)
-        } catch {
-            await staging.discard()
-            throw error
-        }
+        guard case .fetched(let feed, let validators, _) = try await FeedLoader(session: session).fetch(url, validators: nil)
+        else { throw HTTPError(.status(304), url: url) }
+        var options = Library.SaveOptions()
+        options.validators = validators
+        return try await library.saveFeed(feed, feedKey: (feed.podcast.feedURL ?? url).absoluteString, options: options)
     }
 
     /// The download requests for episodes numbered as the podcast lists them, all checked

@@ -91,60 +91,36 @@ public struct FeedUpdater: Sendable {
     {
         let podcast = summary.podcast
         guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
-            let staging = library.stageFeed()
-            do {
-                let rest = try await FeedLoader.load(file: URL(string: podcast.feedKey)!, episodes: staging.stage)
-                return (.ok, nil, try await commit(staging, rest, key: podcast.feedKey, summary: summary, validators: nil))
-            } catch {
-                await staging.discard()
-                throw error
-            }
+            let feed = try await FeedLoader.load(file: URL(string: podcast.feedKey)!)
+            return (.ok, nil, try await save(feed, key: podcast.feedKey, summary: summary, validators: nil))
         }
-        var (staging, fetched) = try await fetchStaged(url, validators: summary.validators)
-        guard case .fetched(var feed, var validators, let sameBody) = fetched else {
-            await staging.discard()
-            return (.notModified, nil, nil)
-        }
+        let loader = FeedLoader(session: session)
+        guard case .fetched(var feed, var validators, let sameBody) = try await loader.fetch(url, validators: summary.validators)
+        else { return (.notModified, nil, nil) }
         var key = (feed.podcast.feedURL ?? url).absoluteString
         // The publisher's word that the feed moved counts once the new URL serves a feed.
         if let announced = feed.podcast.newFeedURL, announced.absoluteString != key,
-            let (movedStaging, movedFetch) = try? await fetchStaged(announced, validators: nil),
-            case .fetched(let moved, let movedValidators, _) = movedFetch
+            case .fetched(let moved, let movedValidators, _)? = try? await loader.fetch(announced, validators: nil)
         {
-            await staging.discard()
-            (staging, feed, validators) = (movedStaging, moved, movedValidators)
+            feed = moved
             key = (moved.podcast.feedURL ?? announced).absoluteString
+            validators = movedValidators
         } else if sameBody && key == podcast.feedKey {
-            await staging.discard()
             return (.notModified, validators, nil)
         }
-        let saved = try await commit(staging, feed, key: key, summary: summary, validators: validators)
+        let saved = try await save(feed, key: key, summary: summary, validators: validators)
         return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
-    }
-
-    /// Fetches a feed, staging its episodes as they are parsed; the staging is dropped when
-    /// the fetch fails.
-    private func fetchStaged(_ url: URL, validators: FeedValidators?) async throws -> (FeedStaging, FeedLoader.Fetch) {
-        let staging = library.stageFeed()
-        do {
-            return (staging, try await FeedLoader(session: session).fetch(url, validators: validators, episodes: staging.stage))
-        } catch {
-            await staging.discard()
-            throw error
-        }
     }
 
     /// Saves a fetched feed into the subscription; on its first fetch (an imported feed), only
     /// the most recent episode is marked new, as `subscribe` does.
-    private func commit(
-        _ staging: FeedStaging, _ feed: Feed, key: String, summary: PodcastSummary, validators: FeedValidators?
-    ) async throws -> SavedFeed {
+    private func save(_ feed: Feed, key: String, summary: PodcastSummary, validators: FeedValidators?) async throws -> SavedFeed {
         var options = Library.SaveOptions()
         options.makeCurrent = false
         options.newEpisodes = summary.episodeCount == 0 && summary.podcast.subscription?.lastSuccessAt == nil ? .mostRecent : .added
         options.podcastID = summary.podcast.id
         options.validators = validators
-        return try await staging.commit(feed, feedKey: key, options: options)
+        return try await library.saveFeed(feed, feedKey: key, options: options)
     }
 }
 

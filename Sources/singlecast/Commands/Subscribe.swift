@@ -45,7 +45,8 @@ extension Singlecast {
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
                         subscribed.append(PodcastJSON(stored, episodes: saved.episodes.count))
                         if !json {
-                            print("\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(saved.episodes.count) episodes)")
+                            let count = saved.episodes.count
+                            print("\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(count) episode\(count == 1 ? "" : "s"))")
                         }
                     } catch {
                         failures += 1

@@ -119,7 +119,7 @@ struct SubscriptionUpdate {
         }
         let added = results.reduce(0) { $0 + $1.addedCount }
         let failed = results.filter { if case .failed = $0.status { true } else { false } }.count
-        print("Updated \(results.count) podcast\(results.count == 1 ? "" : "s"): \(added) new episode\(added == 1 ? "" : "s")"
+        printNow("Updated \(results.count) podcast\(results.count == 1 ? "" : "s"): \(added) new episode\(added == 1 ? "" : "s")"
             + (failed > 0 ? ", \(failed) failed" : ""))
         return results
     }

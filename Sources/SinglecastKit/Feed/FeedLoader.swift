@@ -16,8 +16,8 @@ public struct FeedLoader: Sendable {
     public enum Fetch: Sendable {
         /// The server answered 304 Not Modified.
         case notModified
-        /// The feed, its response's validators (with a hash of the body), and whether the body
-        /// is the same as the one ``FeedValidators/bodyHash`` describes.
+        /// The feed, its response's validators (with a hash of the body when the server sent
+        /// none), and whether the body is the same as the one ``FeedValidators/bodyHash`` describes.
         case fetched(Feed, FeedValidators, sameBody: Bool)
     }
 
@@ -31,7 +31,7 @@ public struct FeedLoader: Sendable {
     }
 
     /// Fetches `url` with `If-None-Match`/`If-Modified-Since` from `validators`, and parses the
-    /// body as it arrives while hashing it. The feed's `podcast.feedURL` is the URL to
+    /// body as it arrives (hashing it when the server sends no validators of its own). The feed's `podcast.feedURL` is the URL to
     /// remember: the final one after permanent redirects.
     public func fetch(_ url: URL, validators: FeedValidators?) async throws -> Fetch {
         var headers = [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")]
@@ -43,7 +43,9 @@ public struct FeedLoader: Sendable {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }
         let parser = FeedParser(baseURL: response.finalURL, source: url.redacted)
-        var hash = StableHash()
+        let etag = response.headers.first(name: "ETag")
+        let lastModified = response.headers.first(name: "Last-Modified")
+        var hash: StableHash? = etag == nil && lastModified == nil ? StableHash() : nil
         var received = 0
         do {
             for try await buffer in response.body {
@@ -52,7 +54,7 @@ public struct FeedLoader: Sendable {
                     throw HTTPError(.bodyTooLarge(Self.maximumFeedSize), url: response.finalURL)
                 }
                 try buffer.withUnsafeReadableBytes { bytes in
-                    hash.mixBytes(bytes)
+                    hash?.mixBytes(bytes)
                     try parser.parse(bytes)
                 }
             }
@@ -63,11 +65,9 @@ public struct FeedLoader: Sendable {
         }
         var feed = try parser.finish()
         feed.podcast.feedURL = response.permanentURL
-        let bodyHash = Int64(bitPattern: hash.value)
-        let fetched = FeedValidators(
-            etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"),
-            bodyHash: bodyHash)
-        return .fetched(feed, fetched, sameBody: validators?.bodyHash == bodyHash)
+        let bodyHash = hash.map { Int64(bitPattern: $0.value) }
+        let fetched = FeedValidators(etag: etag, lastModified: lastModified, bodyHash: bodyHash)
+        return .fetched(feed, fetched, sameBody: bodyHash != nil && validators?.bodyHash == bodyHash)
     }
 
     /// Reads and parses the feed in the file at `file`, 64 KiB at a time, on the blocking-IO

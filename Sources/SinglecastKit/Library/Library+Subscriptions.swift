@@ -67,17 +67,21 @@ extension Library {
         }
     }
 
-    /// Subscribes to a feed that has not been fetched yet (an OPML import): the first update
-    /// fetches it and marks its most recent episode new. Returns the podcast's id.
-    public func addSubscription(feedURL: URL, title: String) async throws -> Int64 {
+    /// Subscribes, in one transaction, to feeds that have not been fetched yet (an OPML import):
+    /// the first update fetches each and marks its most recent episode new. Returns the
+    /// podcasts' ids.
+    public func addSubscriptions(_ feeds: [(feedURL: URL, title: String)]) async throws -> [Int64] {
         try await writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING",
-                arguments: [feedURL.absoluteString, title])
-            try db.execute(
-                sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE feedKey = ?",
-                arguments: [Date(), feedURL.absoluteString])
-            return try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedURL.absoluteString])!
+            let now = Date()
+            return try feeds.map { feed in
+                let key = feed.feedURL.absoluteString
+                try db.execute(
+                    sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING",
+                    arguments: [key, feed.title])
+                try db.execute(
+                    sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE feedKey = ?", arguments: [now, key])
+                return try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [key])!
+            }
         }
     }
 

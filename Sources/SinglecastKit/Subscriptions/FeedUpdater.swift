@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How one subscription's update went.
 public struct PodcastUpdate: Sendable {
@@ -43,10 +44,10 @@ public struct FeedUpdater: Sendable {
                 let summary = active[index]
                 next += 1
                 group.addTask {
-                    let host = URL(string: summary.podcast.feedKey)?.host ?? ""
-                    await hosts.acquire(host)
-                    let update = await self.update(summary)
-                    await hosts.release(host)
+                    let lease = await hosts.lease(URL(string: summary.podcast.feedKey)?.host ?? "")
+                    // The host's connection is free once the body is read: the save runs without it.
+                    let update = await self.update(summary, fetched: lease.release)
+                    await lease.release()
                     return (index, update)
                 }
             }
@@ -60,17 +61,18 @@ public struct FeedUpdater: Sendable {
         return active.indices.compactMap { results[$0] }
     }
 
-    /// Updates one subscription and records how it went.
-    public func update(_ summary: PodcastSummary) async -> PodcastUpdate {
+    /// Updates one subscription and records how it went; `fetched` runs once the feed has
+    /// been read, before it is saved.
+    public func update(_ summary: PodcastSummary, fetched: @Sendable () async -> Void = {}) async -> PodcastUpdate {
         let podcast = summary.podcast
         let now = Date()
         var update = PodcastUpdate(podcast: podcast, status: .ok, addedCount: 0, warnings: [])
         var validators: FeedValidators?
         do {
-            let fetched = try await fetchAndSave(summary)
-            update.status = fetched.status
-            validators = fetched.validators
-            if let saved = fetched.saved {
+            let outcome = try await fetchAndSave(summary, fetched: fetched)
+            update.status = outcome.status
+            validators = outcome.validators
+            if let saved = outcome.saved {
                 update.addedCount = saved.addedCount
                 update.warnings = saved.warnings
             }
@@ -86,7 +88,7 @@ public struct FeedUpdater: Sendable {
 
     /// Fetches a subscription's feed (conditionally) and saves it when it changed. Returns the
     /// status, the validators to remember when nothing was saved, and the save.
-    private func fetchAndSave(_ summary: PodcastSummary) async throws
+    private func fetchAndSave(_ summary: PodcastSummary, fetched: @Sendable () async -> Void) async throws
         -> (status: UpdateStatus, validators: FeedValidators?, saved: SavedFeed?)
     {
         let podcast = summary.podcast
@@ -108,6 +110,7 @@ public struct FeedUpdater: Sendable {
         } else if sameBody && key == podcast.feedKey {
             return (.notModified, validators, nil)
         }
+        await fetched()
         let saved = try await save(feed, key: key, summary: summary, validators: validators)
         return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
     }
@@ -134,6 +137,12 @@ actor HostLimiter {
         self.limit = max(1, limit)
     }
 
+    /// Waits for a place for `host`; the lease gives it back once.
+    func lease(_ host: String) async -> HostLease {
+        await acquire(host)
+        return HostLease(host: host, limiter: self)
+    }
+
     func acquire(_ host: String) async {
         if busy[host, default: 0] < limit {
             busy[host, default: 0] += 1
@@ -149,5 +158,25 @@ actor HostLimiter {
         } else {
             busy[host, default: 1] -= 1
         }
+    }
+}
+
+/// One place taken from a ``HostLimiter``, given back by the first ``release()``.
+final class HostLease: Sendable {
+    private let host: String
+    private let limiter: HostLimiter
+    private let released = Mutex(false)
+
+    init(host: String, limiter: HostLimiter) {
+        self.host = host
+        self.limiter = limiter
+    }
+
+    func release() async {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first { await limiter.release(host) }
     }
 }

@@ -29,10 +29,10 @@ extension Singlecast {
             }
             if document.entries.isEmpty && !json { print("\(file) lists no feeds to import.") }
             let subscribed = Set(try await library.subscriptions().map(\.podcast.feedKey))
-            var added: Set<Int64> = []
-            for entry in document.entries where !subscribed.contains(entry.feedURL.absoluteString) {
-                added.insert(try await library.addSubscription(feedURL: entry.feedURL, title: entry.title ?? ""))
-            }
+            let added = Set(
+                try await library.addSubscriptions(
+                    document.entries.filter { !subscribed.contains($0.feedURL.absoluteString) }
+                        .map { (feedURL: $0.feedURL, title: $0.title ?? "") }))
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: added)
             if results.contains(where: { if case .failed = $0.status { true } else { false } }) {
                 throw ExitCode.failure

@@ -96,19 +96,6 @@ extension Library {
             arguments: [podcastID])
     }
 
-    /// Changes what a subscription keeps and fetches by itself; nil leaves a setting as it is.
-    public func setPolicy(podcastID: Int64, keep: Int?? = nil, autoDownload: AutoDownload? = nil) async throws {
-        try await writer.write { db in
-            if let keep {
-                try db.execute(sql: "UPDATE podcast SET keepEpisodes = ? WHERE id = ?", arguments: [keep, podcastID])
-            }
-            if let autoDownload {
-                try db.execute(
-                    sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
-            }
-        }
-    }
-
     /// Ends a subscription. The podcast, its episodes and their files stay in the library.
     public func unsubscribe(podcastID: Int64) async throws {
         try await writer.write { db in
@@ -200,12 +187,12 @@ extension Library {
         }
     }
 
-    /// Records that the user deleted the files of these episodes (or takes that back), so
-    /// that updates never download them again.
-    public func markDeleted(episodeIDs: [Int64], _ deleted: Bool = true) async throws {
+    /// Records that the user deleted the files of these episodes, so that updates never
+    /// download them again.
+    public func markDeleted(episodeIDs: [Int64]) async throws {
         try await writer.write { db in
-            let statement = try db.cachedStatement(sql: "UPDATE episode SET isDeleted = ? WHERE id = ?")
-            for id in episodeIDs { try statement.execute(arguments: [deleted, id]) }
+            let statement = try db.cachedStatement(sql: "UPDATE episode SET isDeleted = 1 WHERE id = ?")
+            for id in episodeIDs { try statement.execute(arguments: [id]) }
         }
     }
 

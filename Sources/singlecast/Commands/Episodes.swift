@@ -32,17 +32,22 @@ extension Singlecast {
                 return try await resolver.stored(current)
             }
             for warning in saved.warnings { printError("warning: \(warning)") }
+            try await buffer.adoptCompleteFiles(of: saved.podcast)
             // Copying a large feed's new pages into the database file overlaps the printing.
-            async let checkpoint: Void = library.checkpoint()
-            let entries = try await buffer.adoptCompleteFiles(saved.episodes, podcastTitle: saved.podcast.podcast.title)
-            list(saved.podcast, entries)
-            await checkpoint
+            async let copied: Void = library.checkpoint(emptyingLog: false)
+            try await list(saved.podcast, library: library)
+            await copied
+            await library.checkpoint()
         }
 
-        private func list(_ stored: StoredPodcast, _ entries: [EpisodeEntry]) {
+        /// Prints the listing as it is read from the library, never holding it whole for JSON.
+        private func list(_ stored: StoredPodcast, library: Library) async throws {
             if json {
-                PodcastJSONWriter.write(stored, entries)
-            } else if entries.isEmpty {
+                try await PodcastJSONWriter.write(stored, library: library)
+                return
+            }
+            let entries = try await library.episodes(podcastID: stored.id)
+            if entries.isEmpty {
                 print("\(stored.podcast.title) has no episodes.")
             } else {
                 print(stored.podcast.title)

@@ -43,9 +43,9 @@ extension Singlecast {
                         for warning in saved.warnings { printError("warning: \(warning)") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
-                        subscribed.append(PodcastJSON(stored, episodes: saved.episodes.count))
+                        subscribed.append(PodcastJSON(stored, episodes: saved.episodeCount))
                         if !json {
-                            let count = saved.episodes.count
+                            let count = saved.episodeCount
                             print("\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(count) episode\(count == 1 ? "" : "s"))")
                         }
                     } catch {

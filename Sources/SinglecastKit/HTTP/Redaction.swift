@@ -14,7 +14,7 @@ extension String {
     ///
     /// For text that may hold URLs (an error's details, a log line); for a `URL` use ``URL/redacted``.
     public var redactingURLPasswords: String {
-        guard contains("@") else { return self }
+        guard utf8.contains(UInt8(ascii: "@")) else { return self }
         // `scheme://user:` then a password up to the last `@` of the authority.
         return replacing(#/([A-Za-z][A-Za-z0-9+.\-]*://[^/?#\s:@]*):[^/?#\s]*@/#) { "\($0.output.1):***@" }
     }

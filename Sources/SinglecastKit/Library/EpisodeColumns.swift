@@ -17,43 +17,43 @@ enum EpisodeColumns {
     }
 
     /// One stored property of an episode: its column, how to read it from an episode, and how
-    /// to put it back from a row.
+    /// to put it back from a row (the column's index in the row given).
     struct Field: Sendable {
         let name: String
         let value: @Sendable (Episode) -> Value
-        let read: @Sendable (inout Episode, Row) -> Void
+        let read: @Sendable (inout Episode, Row, Int) -> Void
     }
 
     /// Every column that holds what a feed says of an episode, in binding order.
     static let fields: [Field] = [
-        Field(name: "title", value: { .text($0.title) }, read: { $0.title = $1["title"] }),
-        Field(name: "guid", value: { .text($0.guid) }, read: { $0.guid = $1["guid"] }),
-        Field(name: "link", value: { .text($0.link) }, read: { $0.link = $1["link"] }),
+        Field(name: "title", value: { .text($0.title) }, read: { $0.title = $1[$2] }),
+        Field(name: "guid", value: { .text($0.guid) }, read: { $0.guid = $1[$2] }),
+        Field(name: "link", value: { .text($0.link) }, read: { $0.link = $1[$2] }),
         Field(
             name: "published", value: { .real($0.published?.timeIntervalSince1970) },
-            read: { episode, row in
-                episode.published = (row["published"] as Double?).map(Date.init(timeIntervalSince1970:))
+            read: { episode, row, index in
+                episode.published = (row[index] as Double?).map(Date.init(timeIntervalSince1970:))
             }),
-        Field(name: "duration", value: { .integer($0.duration.map(Int64.init)) }, read: { $0.duration = $1["duration"] }),
-        Field(name: "description", value: { .text($0.description) }, read: { $0.description = $1["description"] }),
+        Field(name: "duration", value: { .integer($0.duration.map(Int64.init)) }, read: { $0.duration = $1[$2] }),
+        Field(name: "description", value: { .text($0.description) }, read: { $0.description = $1[$2] }),
         Field(
             name: "enclosureURL", value: { .text($0.enclosure?.url) },
-            read: { episode, row in episode.enclosure = (row["enclosureURL"] as String?).map { Enclosure(url: $0) } }),
+            read: { episode, row, index in episode.enclosure = (row[index] as String?).map { Enclosure(url: $0) } }),
         Field(
             name: "enclosureLength", value: { .integer($0.enclosure?.length) },
-            read: { episode, row in episode.enclosure?.length = row["enclosureLength"] }),
+            read: { episode, row, index in episode.enclosure?.length = row[index] }),
         Field(
             name: "enclosureType", value: { .text($0.enclosure?.type) },
-            read: { episode, row in episode.enclosure?.type = row["enclosureType"] }),
-        Field(name: "season", value: { .integer($0.season.map(Int64.init)) }, read: { $0.season = $1["season"] }),
+            read: { episode, row, index in episode.enclosure?.type = row[index] }),
+        Field(name: "season", value: { .integer($0.season.map(Int64.init)) }, read: { $0.season = $1[$2] }),
         Field(
             name: "episodeNumber", value: { .integer($0.episodeNumber.map(Int64.init)) },
-            read: { $0.episodeNumber = $1["episodeNumber"] }),
+            read: { $0.episodeNumber = $1[$2] }),
         Field(
             name: "explicit", value: { .integer($0.explicit.map { $0 ? 1 : 0 }) },
-            read: { $0.explicit = $1["explicit"] }),
-        Field(name: "transcriptURL", value: { .text($0.transcriptURL) }, read: { $0.transcriptURL = $1["transcriptURL"] }),
-        Field(name: "chaptersURL", value: { .text($0.chaptersURL) }, read: { $0.chaptersURL = $1["chaptersURL"] }),
+            read: { $0.explicit = $1[$2] }),
+        Field(name: "transcriptURL", value: { .text($0.transcriptURL) }, read: { $0.transcriptURL = $1[$2] }),
+        Field(name: "chaptersURL", value: { .text($0.chaptersURL) }, read: { $0.chaptersURL = $1[$2] }),
     ]
 
     /// The columns that are the library's own bookkeeping rather than the feed's content.
@@ -116,7 +116,7 @@ enum EpisodeColumns {
     /// transaction; for any other podcast, the changes are staged in a temporary table (which
     /// takes no lock on the library) and merged by ``merge(db:)``.
     struct Saver: Sendable {
-        /// What the table holds of an episode before the save.
+        /// What the table holds of an episode before the save (until the feed lists it).
         private struct Stored {
             var fingerprint: Int64
             var position: Int?
@@ -180,7 +180,8 @@ enum EpisodeColumns {
             let position = episodeCount
             let identity = uniqueIdentity(of: episode, among: &seen)
             let fingerprint = fingerprint(of: episode)
-            let existing = stored[identity]
+            // What is left in `stored` at the end is what the feed no longer lists.
+            let existing = stored.removeValue(forKey: identity)
             if existing == nil { addedCount += 1 }
             var binder = Binder(statement: statement)
             if let podcastID { binder.bind(.integer(podcastID)) }
@@ -211,7 +212,7 @@ enum EpisodeColumns {
             }
             let clearPosition = try db.cachedStatement(
                 sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
-            for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
+            for (identity, existing) in stored where existing.position != nil {
                 try clearPosition.execute(arguments: [podcastID, identity])
             }
             return addedCount
@@ -253,11 +254,20 @@ enum EpisodeColumns {
         return Int64(bitPattern: hash.value)
     }
 
-    /// The episode a row of the `episode` table holds.
-    static func episode(from row: Row) -> Episode {
+    /// The columns an ``EpisodeEntry`` is read from, in the order ``entry(from:downloads:)``
+    /// reads them (by index: a listing of 20,000 episodes looks up no column by name).
+    static func entrySelection(of table: String = "episode") -> String {
+        (["id", "position", "isNew", "isDeleted"] + fields.map(\.name)).map { "\(table).\($0)" }
+            .joined(separator: ", ")
+    }
+
+    /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download.
+    static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
         var episode = Episode(title: "")
-        for field in fields { field.read(&episode, row) }
-        return episode
+        for (offset, field) in fields.enumerated() { field.read(&episode, row, offset + 4) }
+        return EpisodeEntry(
+            id: row[0], number: row[1] ?? 0, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
+            isNew: row[2], isDeleted: row[3])
     }
 
     /// Binds values to a statement's consecutive parameters (nil as NULL), then runs it.

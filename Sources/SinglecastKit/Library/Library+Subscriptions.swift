@@ -165,7 +165,7 @@ extension Library {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT episode.* FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                    SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode JOIN podcast ON podcast.id = episode.podcastId
                     WHERE episode.isNew AND podcast.subscribedAt IS NOT NULL
                     ORDER BY episode.published IS NULL, episode.published DESC, podcast.id, episode.position
                     """)
@@ -174,7 +174,7 @@ extension Library {
                 if podcasts[podcastID] == nil { podcasts[podcastID] = try Self.podcast(db, id: podcastID) }
                 return NewEpisode(
                     podcast: podcasts[podcastID]!,
-                    entry: Self.entry(from: row, number: row["position"] ?? 0, downloads: downloads))
+                    entry: EpisodeColumns.entry(from: row, downloads: downloads))
             }
         }
     }

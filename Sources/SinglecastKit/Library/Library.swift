@@ -237,18 +237,15 @@ public struct Library: Sendable {
     private static func forEachEpisode(_ db: Database, podcastID: Int64, _ body: (EpisodeEntry) throws -> Void) throws {
         let downloads = try downloadsByEnclosureURL(db)
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT * FROM episode WHERE podcastId = ? AND position IS NOT NULL ORDER BY position",
+            db,
+            sql: """
+                SELECT \(EpisodeColumns.entrySelection()) FROM episode
+                WHERE podcastId = ? AND position IS NOT NULL ORDER BY position
+                """,
             arguments: [podcastID])
         while let row = try rows.next() {
-            try body(entry(from: row, number: row["position"], downloads: downloads))
+            try body(EpisodeColumns.entry(from: row, downloads: downloads))
         }
-    }
-
-    static func entry(from row: Row, number: Int, downloads: [String: Download]) -> EpisodeEntry {
-        let episode = EpisodeColumns.episode(from: row)
-        return EpisodeEntry(
-            id: row["id"], number: number, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
-            isNew: row["isNew"], isDeleted: row["isDeleted"])
     }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {

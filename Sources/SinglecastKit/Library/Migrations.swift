@@ -100,6 +100,10 @@ extension Library {
                 t.add(column: "ownerStartTime", .integer)
             }
         }
+        migrator.registerMigration("v4-listing") { db in
+            // A podcast's listing is read in feed order without sorting its episodes.
+            try db.create(index: "episode_on_podcastId_position", on: "episode", columns: ["podcastId", "position"])
+        }
         return migrator
     }
 }

@@ -35,13 +35,14 @@ extension Singlecast {
             // Copying a large feed's new pages into the database file overlaps the printing.
             async let checkpoint: Void = library.checkpoint()
             let entries = try await buffer.adoptCompleteFiles(saved.episodes, podcastTitle: saved.podcast.podcast.title)
-            list(saved.podcast, entries)
+            let extras = json ? try await library.extrasByDownload() : [:]
+            list(saved.podcast, entries, extras: extras)
             await checkpoint
         }
 
-        private func list(_ stored: StoredPodcast, _ entries: [EpisodeEntry]) {
+        private func list(_ stored: StoredPodcast, _ entries: [EpisodeEntry], extras: [Int64: [ExtraFile]]) {
             if json {
-                PodcastJSONWriter.write(stored, entries)
+                PodcastJSONWriter.write(stored, entries, extras: extras)
             } else if entries.isEmpty {
                 print("\(stored.podcast.title) has no episodes.")
             } else {

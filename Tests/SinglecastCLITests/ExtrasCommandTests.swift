@@ -97,6 +97,24 @@ import TestSupport
         try await show.stop()
     }
 
+    @Test func theDaemonSavesTheExtrasOfABackgroundDownload() async throws {
+        let show = try await ExtrasShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let queued = try await show.cli.run(["download", "1", "--with-extras", "--background"])
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let expected = ["Episode Two.chapters.json", "Episode Two.de.srt", "Episode Two.en.vtt", "Episode Two.mp3"]
+        try await waitUntil { show.folderContents() == expected }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: show.path("Episode Two.de.srt"))) == Fixtures.data("extras/transcript.de.srt"))
+        let log = show.cli.home.appendingPathComponent("daemon.log")
+        try await waitUntil { (try? String(contentsOf: log, encoding: .utf8))?.contains("extra saved #1") == true }
+
+        let lock = try String(contentsOf: show.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8)
+        let pid = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTERM)
+        try await waitUntil { kill(pid, 0) != 0 }
+        try await show.stop()
+    }
+
     @Test func aSubscriptionWithExtrasGetsThemOnUpdateDownloadAndUnsubscribeDeletesThem() async throws {
         let show = try await ExtrasShow.start()
         let subscribed = try #require(

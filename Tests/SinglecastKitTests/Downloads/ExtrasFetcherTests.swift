@@ -103,6 +103,20 @@ struct ExtrasFetcherTests {
         }
     }
 
+    @Test func anHTMLTranscriptIsAnHTMLPageByDesign() async throws {
+        try await ExtrasHarness.run { h in
+            try h.serveExtras()
+            h.server.serve(path: "/en.html", data: try Fixtures.data("extras/transcript.en.html"), contentType: "text/html; charset=utf-8")
+            var episode = h.episode(title: "Title", path: "/ep.mp3")
+            episode.chaptersURL = nil
+            episode.transcripts = [Transcript(url: h.server.url("/en.html").absoluteString, type: "text/html", language: "en")]
+            try await h.engine.enqueue([h.request(withExtras: true, episode: episode)])
+            await h.engine.waitUntilIdle()
+            #expect(try h.folderContents() == ["Title.en.html", "Title.mp3"])
+            #expect(try Data(contentsOf: h.file("Title.en.html")) == Fixtures.data("extras/transcript.en.html"))
+        }
+    }
+
     @Test func deletingAnEpisodeRemovesItsExtras() async throws {
         try await ExtrasHarness.run { h in
             try h.serveExtras()

@@ -157,7 +157,9 @@ struct FeedReader {
         case (.channel, .itunesImage):
             podcast.imageURL.offer(attributes.value(.href).flatMap { resolve($0) }, rank: 0)
         case (.item, .transcript):
-            if let url = attributes.value(.url).flatMap({ resolve($0) }), !episode.transcripts.contains(where: { $0.url == url }) {
+            if let url = attributes.value(.url).flatMap({ resolve($0) }),
+                !episode.transcripts.contains(where: { $0.url == url })
+            {
                 episode.transcripts.append(
                     Transcript(
                         url: url, type: attributes.value(.type), language: attributes.value(.language),

@@ -34,7 +34,8 @@ extension Singlecast {
         @Flag(help: "Hand the episodes to the background daemon (started if needed) and return at once.")
         var background = false
 
-        @Flag(help: "Also save each episode's transcripts and chapters beside its file (and fetch those still missing of episodes already downloaded).")
+        @Flag(
+            help: "Also save each episode's transcripts and chapters beside its file (and those still missing of episodes already downloaded).")
         var withExtras = false
 
         func validate() throws {

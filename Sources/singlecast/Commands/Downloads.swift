@@ -30,7 +30,8 @@ extension Singlecast {
                 if json {
                     try printJSON(downloads.map { DownloadJSON($0, extras: extras[$0.id] ?? []) })
                 } else {
-                    print(downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras))
+                    print(
+                        downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras))
                 }
                 return
             }

@@ -26,7 +26,7 @@ extension Singlecast {
 
         @Flag(
             inversion: .prefixedNo,
-            help: "Whether downloads also save the episodes' transcripts and chapters (unchanged when not given; off for a new subscription).")
+            help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given).")
         var extras: Bool?
 
         @Flag(help: "Print the subscriptions as JSON.")

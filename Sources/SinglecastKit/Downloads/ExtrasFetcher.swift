@@ -23,7 +23,7 @@ struct ExtrasFetcher: Sendable {
 
     /// Fetches the missing extras of the completed download `id` and records how each went.
     /// Returns the download and the extras tried; nil when none was missing, or the download is
-    /// not complete. Stops (recording nothing more) when the task is cancelled.
+    /// not complete. A cancel stops it; what was saved before is recorded.
     func fetchMissing(downloadID id: Int64, request: DownloadRequest) async -> (Download, [ExtraFile])? {
         guard let download = try? await buffer.library.download(id: id), download.state == .completed else { return nil }
         var episode = request.episode
@@ -46,7 +46,11 @@ struct ExtrasFetcher: Sendable {
             tried.append(item)
         }
         guard !tried.isEmpty else { return nil }
-        try? await buffer.library.recordExtras(downloadID: id, tried, offered: Set(offered.map(\.file)))
+        // A task of its own: what was saved before a cancel is recorded all the same (the
+        // database refuses work from a cancelled task).
+        let library = buffer.library
+        let files = Set(offered.map(\.file))
+        await Task { [tried] in try? await library.recordExtras(downloadID: id, tried, offered: files) }.value
         return (download, tried)
     }
 

@@ -15,10 +15,11 @@ import SinglecastKit
         let session = HTTPSession()
         let results = try await PodcastSearch(session: session, baseURL: searchBaseURL).search(term: "loopback")
         let saved = try await FeedResolver(library: library, session: session).load(.url(results[0].feedURL!))
-        for entry in saved.episodes {
+        let entries = try await library.episodes(podcastID: saved.podcast.id)
+        for entry in entries {
             print(entry.number, entry.episode.title)
         }
-        let requests = try FeedResolver.requests(numbers: [1], podcast: saved.podcast, entries: saved.episodes)
+        let requests = try FeedResolver.requests(numbers: [1], podcast: saved.podcast, entries: entries)
         let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: directory))
         let engine = DownloadEngine(buffer: buffer, transfer: FileTransfer(session: session))
         try await engine.enqueue(requests)

@@ -217,31 +217,29 @@ public struct ProgressBuffer: Sendable {
 }
 
 extension ProgressBuffer {
-    /// Records as downloaded the listed episodes that have no buffer entry but whose file
-    /// is in the podcast's folder (a library database that was lost or replaced), and returns
-    /// the entries with those downloads filled in. Costs nothing when the folder is absent.
-    public func adoptCompleteFiles(_ entries: [EpisodeEntry], podcastTitle: String) async throws -> [EpisodeEntry] {
+    /// Records as downloaded the podcast's episodes that have no buffer entry but whose file
+    /// is in the podcast's folder (a library database that was lost or replaced). Costs one
+    /// directory read when the folder is absent or empty.
+    public func adoptCompleteFiles(of podcast: StoredPodcast) async throws {
+        let podcastTitle = podcast.podcast.title
         let folder = episodes.folder(forPodcast: podcastTitle)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !names.isEmpty else {
-            return entries
-        }
+        let names = try await OffPool.run { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
+        guard !names.isEmpty else { return }
         let present = Set(names)
-        var found: [Int: Download] = [:]
-        for (index, entry) in entries.enumerated() {
+        var found: [Download] = []
+        for entry in try await library.episodes(podcastID: podcast.id) {
             guard entry.download == nil, let enclosure = entry.episode.enclosure else { continue }
             let name = EpisodesFolder.fileName(for: entry.episode, enclosure: enclosure)
             let file = folder.appendingPathComponent(name).path
             guard present.contains(name), let size = fileSize(atPath: file) else { continue }
-            found[index] = Download(
-                id: 0, enclosureURL: enclosure.url, state: .completed, receivedBytes: size, expectedBytes: size,
-                file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title, mediaType: enclosure.type)
+            found.append(
+                Download(
+                    id: 0, enclosureURL: enclosure.url, state: .completed, receivedBytes: size, expectedBytes: size,
+                    file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title, mediaType: enclosure.type))
         }
-        guard !found.isEmpty else { return entries }
-        let adopted = try await library.withDownloadStore { [found] store in
-            try found.compactMapValues { try store.insert($0, ignoringConflicts: true) }
+        guard !found.isEmpty else { return }
+        try await library.withDownloadStore { [found] store in
+            for download in found { _ = try store.insert(download, ignoringConflicts: true) }
         }
-        var result = entries
-        for (index, download) in adopted { result[index].download = download }
-        return result
     }
 }

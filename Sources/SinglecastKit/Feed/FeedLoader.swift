@@ -12,27 +12,76 @@ public struct FeedLoader: Sendable {
         self.session = session
     }
 
+    /// Receives a feed's episodes, in document order, a batch at a time as they are parsed.
+    public typealias EpisodeBatches = @Sendable ([Episode]) async throws -> Void
+
+    /// How many episodes a batch holds.
+    static let batchSize = 512
+
     /// What a conditional fetch found.
     public enum Fetch: Sendable {
         /// The server answered 304 Not Modified.
         case notModified
-        /// The feed, its response's validators (with a hash of the body when the server sent
-        /// none), and whether the body is the same as the one ``FeedValidators/bodyHash`` describes.
-        case fetched(Feed, FeedValidators, sameBody: Bool)
+        /// The feed's response, whose body is still to be read.
+        case body(FeedBody)
     }
 
-    /// Fetches and parses the feed at `url`. The returned feed's `podcast.feedURL` is the
-    /// URL to remember: the final one after permanent redirects.
+    /// A successful response to a feed's request, whose body is read by ``parse(episodes:)``.
+    public struct FeedBody: Sendable {
+        fileprivate let response: HTTPSession.Response
+        fileprivate let source: String
+        fileprivate let previousBodyHash: Int64?
+
+        /// The URL to remember for the feed: the final one after permanent redirects.
+        public var permanentURL: URL { response.permanentURL }
+
+        /// Parses the body as it arrives (hashing it when the server sends no validators of
+        /// its own), handing its episodes to `episodes` in batches when given (the returned
+        /// feed then holds only those not handed over). Returns the feed, the response's
+        /// validators, and whether the body is the same as the one the previous validators'
+        /// ``FeedValidators/bodyHash`` describes.
+        public func parse(episodes: EpisodeBatches? = nil) async throws -> (Feed, FeedValidators, sameBody: Bool) {
+            let etag = response.headers.first(name: "ETag")
+            let lastModified = response.headers.first(name: "Last-Modified")
+            var hash: StableHash? = etag == nil && lastModified == nil ? StableHash() : nil
+            var reader = BatchingParser(FeedParser(baseURL: response.finalURL, source: source), episodes: episodes)
+            var received = 0
+            do {
+                for try await buffer in response.body {
+                    received += buffer.readableBytes
+                    guard received <= FeedLoader.maximumFeedSize else {
+                        throw HTTPError(.bodyTooLarge(FeedLoader.maximumFeedSize), url: response.finalURL)
+                    }
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        hash?.mixBytes(bytes)
+                        try reader.parser.parse(bytes)
+                    }
+                    try await reader.handOver()
+                }
+            } catch let error as FeedError {
+                throw error
+            } catch {
+                throw HTTPError.wrapping(error, url: response.finalURL)
+            }
+            var feed = try reader.finish()
+            feed.podcast.feedURL = response.permanentURL
+            let bodyHash = hash.map { Int64(bitPattern: $0.value) }
+            let validators = FeedValidators(etag: etag, lastModified: lastModified, bodyHash: bodyHash)
+            return (feed, validators, bodyHash != nil && previousBodyHash == bodyHash)
+        }
+    }
+
+    /// Fetches the feed at `url` and parses it whole. The returned feed's `podcast.feedURL` is
+    /// the URL to remember: the final one after permanent redirects.
     public func load(_ url: URL) async throws -> Feed {
-        guard case .fetched(let feed, _, _) = try await fetch(url, validators: nil) else {
+        guard case .body(let body) = try await fetch(url, validators: nil) else {
             throw HTTPError(.status(304), url: url)
         }
-        return feed
+        return try await body.parse().0
     }
 
-    /// Fetches `url` with `If-None-Match`/`If-Modified-Since` from `validators`, and parses the
-    /// body as it arrives (hashing it when the server sends no validators of its own). The feed's `podcast.feedURL` is the URL to
-    /// remember: the final one after permanent redirects.
+    /// Requests `url` with `If-None-Match`/`If-Modified-Since` from `validators`; the body is
+    /// left to ``FeedBody/parse(episodes:)``.
     public func fetch(_ url: URL, validators: FeedValidators?) async throws -> Fetch {
         var headers = [("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5")]
         if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
@@ -42,60 +91,32 @@ public struct FeedLoader: Sendable {
         guard (200..<300).contains(response.status) else {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }
-        let parser = FeedParser(baseURL: response.finalURL, source: url.redacted)
-        let etag = response.headers.first(name: "ETag")
-        let lastModified = response.headers.first(name: "Last-Modified")
-        var hash: StableHash? = etag == nil && lastModified == nil ? StableHash() : nil
-        var received = 0
-        do {
-            for try await buffer in response.body {
-                received += buffer.readableBytes
-                guard received <= Self.maximumFeedSize else {
-                    throw HTTPError(.bodyTooLarge(Self.maximumFeedSize), url: response.finalURL)
-                }
-                try buffer.withUnsafeReadableBytes { bytes in
-                    hash?.mixBytes(bytes)
-                    try parser.parse(bytes)
-                }
-            }
-        } catch let error as FeedError {
-            throw error
-        } catch {
-            throw HTTPError.wrapping(error, url: response.finalURL)
-        }
-        var feed = try parser.finish()
-        feed.podcast.feedURL = response.permanentURL
-        let bodyHash = hash.map { Int64(bitPattern: $0.value) }
-        let fetched = FeedValidators(etag: etag, lastModified: lastModified, bodyHash: bodyHash)
-        return .fetched(feed, fetched, sameBody: bodyHash != nil && validators?.bodyHash == bodyHash)
+        return .body(FeedBody(response: response, source: url.redacted, previousBodyHash: validators?.bodyHash))
     }
 
-    /// Reads and parses the feed in the file at `file`, 64 KiB at a time, on the blocking-IO
-    /// threads.
-    public static func load(file: URL) async throws -> Feed {
-        try await OffPool.run { try loadBlocking(file: file) }
-    }
-
-    private static func loadBlocking(file: URL) throws -> Feed {
+    /// Reads and parses the feed in the file at `file`, a megabyte at a time read on the
+    /// blocking-IO threads, handing its episodes to `episodes` in batches when given.
+    public static func load(file: URL, episodes: EpisodeBatches? = nil) async throws -> Feed {
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: file)
+            handle = try await OffPool.run { try FileHandle(forReadingFrom: file) }
         } catch {
             throw FeedError.unreadableFile(path: file.path, detail: Self.describe(error))
         }
         defer { try? handle.close() }
-        let parser = FeedParser(baseURL: nil, source: file.path)
+        var reader = BatchingParser(FeedParser(baseURL: nil, source: file.path), episodes: episodes)
         while true {
             let chunk: Data?
             do {
-                chunk = try handle.read(upToCount: 65_536)
+                chunk = try await OffPool.run { try handle.read(upToCount: 1_048_576) }
             } catch {
                 throw FeedError.unreadableFile(path: file.path, detail: Self.describe(error))
             }
             guard let chunk, !chunk.isEmpty else { break }
-            try chunk.withUnsafeBytes { try parser.parse($0) }
+            try chunk.withUnsafeBytes { try reader.parser.parse($0) }
+            try await reader.handOver()
         }
-        var feed = try parser.finish()
+        var feed = try reader.finish()
         feed.podcast.feedURL = nil
         return feed
     }
@@ -105,5 +126,34 @@ public struct FeedLoader: Sendable {
             return String(cString: strerror(Int32(posix.code)))
         }
         return (error as NSError).localizedDescription
+    }
+}
+
+/// A parser whose completed episodes go to a receiver in batches, when there is one.
+private struct BatchingParser {
+    let parser: FeedParser
+    let episodes: FeedLoader.EpisodeBatches?
+    private var batch: [Episode] = []
+
+    init(_ parser: FeedParser, episodes: FeedLoader.EpisodeBatches?) {
+        self.parser = parser
+        self.episodes = episodes
+    }
+
+    /// Hands over the episodes completed so far once they make a batch.
+    mutating func handOver() async throws {
+        guard let episodes else { return }
+        batch.append(contentsOf: parser.takeEpisodes())
+        guard batch.count >= FeedLoader.batchSize else { return }
+        let full = batch
+        batch = []
+        try await episodes(full)
+    }
+
+    /// The feed, with the episodes not handed over yet.
+    func finish() throws -> Feed {
+        var feed = try parser.finish()
+        feed.episodes = batch + feed.episodes
+        return feed
     }
 }

@@ -70,80 +70,170 @@ enum EpisodeColumns {
     /// The columns that are the library's own bookkeeping rather than the feed's content.
     static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
 
+    /// The columns every saved episode row gets, in binding order.
+    private static let rowColumns = ["identity", "position"] + fields.map(\.name) + ["fingerprint", "isNew"]
+
+    /// Inserts an episode into a podcast, or updates the episode of the same identity (its
+    /// new mark stays as it is).
     static let upsertSQL: String = {
-        let names = fields.map(\.name)
-        let columns = ["podcastId", "identity", "position"] + names + ["fingerprint"]
-        let updates = (["fingerprint", "position"] + names).map { "\($0) = excluded.\($0)" }
+        let columns = ["podcastId"] + rowColumns
         return """
             INSERT INTO episode (\(columns.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updates.joined(separator: ", "))
-            RETURNING id
+            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updateAssignments)
             """
     }()
+
+    private static let updateAssignments = (["fingerprint", "position"] + fields.map(\.name))
+        .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
+    /// A temporary table of changed episodes: whole rows, and rows of which only the position
+    /// changed (`positionOnly`, with the other columns null).
+    static func createStagingSQL(_ table: String) -> String {
+        "CREATE TEMP TABLE \(table) (\((rowColumns + ["positionOnly"]).joined(separator: ", ")))"
+    }
+
+    static func stageSQL(_ table: String) -> String {
+        let columns = rowColumns + ["positionOnly"]
+        return """
+            INSERT INTO temp.\(table) (\(columns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            """
+    }
+
+    /// Moves a staging table's whole rows into a podcast's episodes (the podcast's id bound).
+    static func mergeSQL(_ table: String) -> String {
+        let columns = rowColumns.joined(separator: ", ")
+        return """
+            INSERT INTO episode (podcastId, \(columns))
+            SELECT ?, \(columns) FROM temp.\(table) WHERE NOT positionOnly ORDER BY rowid
+            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updateAssignments)
+            """
+    }
+
+    /// Gives a podcast's episodes the positions a staging table's position-only rows hold.
+    static func mergePositionsSQL(_ table: String) -> String {
+        """
+        UPDATE episode SET position = staged.position FROM temp.\(table) AS staged
+        WHERE staged.positionOnly AND episode.podcastId = ? AND episode.identity = staged.identity
+        """
+    }
 
     /// Saves a feed's episodes in feed order (position 1 is the first item), batch by batch.
     /// Episodes are matched by identity; an episode whose content and position are unchanged is
     /// not rewritten; episodes gone from the feed keep their rows without a position.
-    struct Saver {
+    ///
+    /// A podcast with no episodes yet gets its rows written directly, each batch in a short
+    /// transaction; for any other podcast, the changes are staged in a temporary table (which
+    /// takes no lock on the library) and merged by ``merge(db:)``.
+    struct Saver: Sendable {
         /// What the table holds of an episode before the save.
         private struct Stored {
-            var id: Int64
             var fingerprint: Int64
             var position: Int?
-            var isNew: Bool
-            var isDeleted: Bool
         }
 
-        private let db: Database
         private let podcastID: Int64
-        private let upsert: Statement
+        private let stagingTable: String
+        /// Whether the episodes the save adds are marked new.
+        private let marksAddedNew: Bool
+        private let writesDirectly: Bool
         private var stored: [String: Stored] = [:]
         private var seen = Set<String>()
-        private var position = 0
-        /// The identities of the episodes this save added, in feed order.
-        private(set) var added: [String] = []
-        /// Every saved episode's row id and marks, in feed order.
-        private(set) var rows: [(id: Int64, isNew: Bool, isDeleted: Bool)] = []
+        private var hasStagingTable = false
+        /// How many episodes the feed lists so far.
+        private(set) var episodeCount = 0
+        /// How many of them the library did not have.
+        private(set) var addedCount = 0
 
-        init(podcastID: Int64, db: Database) throws {
-            self.db = db
+        init(podcastID: Int64, stagingTable: String, marksAddedNew: Bool, db: Database) throws {
             self.podcastID = podcastID
-            upsert = try db.cachedStatement(sql: upsertSQL)
+            self.stagingTable = stagingTable
+            self.marksAddedNew = marksAddedNew
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT identity, id, fingerprint, position, isNew, isDeleted FROM episode WHERE podcastId = ?",
-                arguments: [podcastID])
+                db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
             while let row = try rows.next() {
-                stored[row[0]] = Stored(id: row[1], fingerprint: row[2] ?? 0, position: row[3], isNew: row[4], isDeleted: row[5])
+                stored[row[0]] = Stored(fingerprint: row[1] ?? 0, position: row[2])
             }
+            writesDirectly = stored.isEmpty
         }
 
         /// Saves the next episodes of the feed.
-        mutating func save(_ episodes: [Episode]) throws {
-            for episode in episodes {
-                position += 1
-                let identity = uniqueIdentity(of: episode, among: &seen)
-                let fingerprint = fingerprint(of: episode)
-                let existing = stored[identity]
-                if let existing, existing.fingerprint == fingerprint, existing.position == position {
-                    rows.append((existing.id, existing.isNew, existing.isDeleted))
-                    continue
+        mutating func add(_ episodes: [Episode], db: Database) throws {
+            if writesDirectly {
+                let upsert = try db.cachedStatement(sql: upsertSQL)
+                try db.inTransaction(.immediate) {
+                    for episode in episodes {
+                        try write(episode, with: upsert, podcastID: podcastID)
+                    }
+                    return .commit
                 }
-                if existing == nil { added.append(identity) }
-                let id = try EpisodeColumns.upsert(
-                    episode, podcastID: podcastID, identity: identity, position: position, fingerprint: fingerprint,
-                    with: upsert)
-                rows.append((id, existing?.isNew ?? false, existing?.isDeleted ?? false))
+                return
+            }
+            if !hasStagingTable {
+                try db.execute(sql: createStagingSQL(stagingTable))
+                hasStagingTable = true
+            }
+            let stage = try db.cachedStatement(sql: stageSQL(stagingTable))
+            // Only the temporary table is written: the library's own lock is never taken.
+            try db.inTransaction(.deferred) {
+                for episode in episodes {
+                    try write(episode, with: stage, podcastID: nil)
+                }
+                return .commit
             }
         }
 
-        /// Takes the positions away from the episodes no longer in the feed.
-        func finish() throws {
+        /// Writes one episode with `statement` (the upsert when `podcastID` is given, else the
+        /// staging insert), or nothing when the library has it unchanged in the same place.
+        private mutating func write(_ episode: Episode, with statement: Statement, podcastID: Int64?) throws {
+            episodeCount += 1
+            let position = episodeCount
+            let identity = uniqueIdentity(of: episode, among: &seen)
+            let fingerprint = fingerprint(of: episode)
+            let existing = stored[identity]
+            if existing == nil { addedCount += 1 }
+            var binder = Binder(statement: statement)
+            if let podcastID { binder.bind(.integer(podcastID)) }
+            binder.bind(.text(identity))
+            binder.bind(.integer(Int64(position)))
+            if let existing, existing.fingerprint == fingerprint {
+                guard existing.position != position else { return }
+                for _ in fields { binder.bind(.text(nil)) }
+                binder.bind(.integer(nil))
+                binder.bind(.integer(nil))
+                binder.bind(.integer(1))
+            } else {
+                for field in fields { binder.bind(field.value(episode)) }
+                binder.bind(.integer(fingerprint))
+                binder.bind(.integer(existing == nil && marksAddedNew ? 1 : 0))
+                if podcastID == nil { binder.bind(.integer(0)) }
+            }
+            try binder.execute()
+        }
+
+        /// Makes the staged changes the podcast's episodes, and takes the positions away from
+        /// the episodes no longer in the feed. Runs inside the commit's transaction.
+        func merge(db: Database) throws -> Int {
+            if hasStagingTable {
+                try db.execute(sql: mergeSQL(stagingTable), arguments: [podcastID])
+                try db.execute(sql: mergePositionsSQL(stagingTable), arguments: [podcastID])
+                try db.execute(sql: "DROP TABLE temp.\(stagingTable)")
+            }
             let clearPosition = try db.cachedStatement(
                 sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
             for (identity, existing) in stored where existing.position != nil && !seen.contains(identity) {
                 try clearPosition.execute(arguments: [podcastID, identity])
             }
+            return addedCount
+        }
+
+        /// Undoes what the save wrote: the staged changes, or the episodes written directly.
+        func discard(db: Database) throws {
+            if writesDirectly && episodeCount > 0 {
+                try db.execute(sql: "DELETE FROM episode WHERE podcastId = ?", arguments: [podcastID])
+            }
+            try db.execute(sql: "DROP TABLE IF EXISTS temp.\(stagingTable)")
         }
     }
 
@@ -174,27 +264,6 @@ enum EpisodeColumns {
         return Int64(bitPattern: hash.value)
     }
 
-    /// Runs the upsert statement for one episode; returns its row id.
-    private static func upsert(
-        _ episode: Episode, podcastID: Int64, identity: String, position: Int, fingerprint: Int64, with statement: Statement
-    ) throws -> Int64 {
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        var binder = Binder(handle: handle)
-        binder.bind(.integer(podcastID))
-        binder.bind(.text(identity))
-        binder.bind(.integer(Int64(position)))
-        for field in fields { binder.bind(field.value(episode)) }
-        binder.bind(.integer(fingerprint))
-        var code = sqlite3_step(handle)
-        let id = sqlite3_column_int64(handle, 0)
-        if code == SQLITE_ROW { code = sqlite3_step(handle) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-        }
-        return id
-    }
-
     /// The episode a row of the `episode` table holds.
     static func episode(from row: Row) -> Episode {
         var episode = Episode(title: "")
@@ -202,13 +271,18 @@ enum EpisodeColumns {
         return episode
     }
 
-    /// Binds values to consecutive parameters, nil as NULL.
+    /// Binds values to a statement's consecutive parameters (nil as NULL), then runs it.
     private struct Binder {
         let handle: SQLiteStatement
         var index: Int32 = 1
 
         /// SQLite copies the bytes before the call returns.
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+        init(statement: Statement) {
+            handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+        }
 
         mutating func bind(_ value: Value) {
             switch value {
@@ -218,6 +292,14 @@ enum EpisodeColumns {
             case .text(nil), .integer(nil), .real(nil): sqlite3_bind_null(handle, index)
             }
             index += 1
+        }
+
+        func execute() throws {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+            }
         }
     }
 }

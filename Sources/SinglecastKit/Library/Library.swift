@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The library database: search results, podcasts, episodes, subscriptions and the durable
 /// side of the progress buffer.
@@ -11,6 +12,7 @@ public struct Library: Sendable {
     let writer: any DatabaseWriter
     /// The folder of the database file; nil for a library in memory.
     public let directory: URL?
+    let checkpointDeferral = CheckpointDeferral()
 
     /// Opens (creating if needed) `library.sqlite` in `directory`.
     public static func open(directory: URL) async throws -> Library {
@@ -90,104 +92,72 @@ public struct Library: Sendable {
         public var newEpisodes = NewEpisodes.none
         /// The podcast to save into, when it is known already (an update whose feed moved).
         public var podcastID: Int64?
-        /// The response's validators and body hash, remembered for the next conditional fetch.
+        /// The response's validators and body hash, remembered for the next conditional fetch
+        /// (see also ``FeedSave/remember(_:)``).
         public var validators: FeedValidators?
 
         public init() {}
     }
 
-    /// Saves a parsed feed under `feedKey` in one short transaction (the feed is parsed whole
-    /// first, so a slow fetch never holds the library's write lock): episodes are updated by
-    /// identity (never duplicated, unchanged ones left untouched), episodes gone from the feed
-    /// keep their rows (and their files). Returns the stored podcast and its episodes in feed
-    /// order.
-    ///
-    /// The new pages stay in SQLite's write-ahead log when the transaction commits: copying
-    /// them into the database file (tens of megabytes for a large feed) is left to
-    /// ``checkpoint()``, which a caller can run while it does other work, or else to closing
-    /// the library.
+    /// Saves a whole parsed feed under `feedKey` (see ``saveFeed(feedKey:options:parse:)``).
     @discardableResult
     public func saveFeed(_ feed: Feed, feedKey: String, options: SaveOptions = SaveOptions()) async throws -> SavedFeed {
-        try await writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            defer { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)") }
-            var saved: SavedFeed?
-            try db.inTransaction {
-                saved = try Self.save(feed, feedKey: feedKey, options: options, db: db)
-                return .commit
-            }
-            return saved!
+        try await saveFeed(feedKey: feedKey, options: options) { _ in feed }
+    }
+
+    /// Saves the feed that `parse` reads under `feedKey`: `parse` hands the episodes to the
+    /// ``FeedSave`` as the parser completes them and returns the rest of the feed. Episodes
+    /// are updated by identity (never duplicated, unchanged ones left untouched); episodes gone
+    /// from the feed keep their rows (and their files). Nothing of the feed is kept when
+    /// `parse` throws. Returns the stored podcast and how many episodes it lists.
+    ///
+    /// The new pages stay in SQLite's write-ahead log when the save commits: copying them
+    /// into the database file (tens of megabytes for a large feed) is left to
+    /// ``checkpoint()``, which a caller can run while it does other work, or else to closing
+    /// the library.
+    public func saveFeed(
+        feedKey: String, options: SaveOptions = SaveOptions(), parse: (FeedSave) async throws -> Feed
+    ) async throws -> SavedFeed {
+        let save = try await beginSave(feedKey: feedKey, options: options)
+        do {
+            return try await save.commit(try await parse(save))
+        } catch {
+            await save.discard()
+            throw error
         }
     }
 
-    /// SQLite's default: a commit that leaves the log this many pages long copies them back.
-    private static let autocheckpointPages = 1000
+    /// Begins saving a feed under `feedKey`; the caller hands over its episodes, then commits
+    /// or discards the save.
+    public func beginSave(feedKey: String, options: SaveOptions = SaveOptions()) async throws -> FeedSave {
+        let table = "staged_episode_\(Self.stagingTables.add(1, ordering: .relaxed).newValue)"
+        return try await FeedSave(library: self, feedKey: feedKey, options: options, stagingTable: table)
+    }
+
+    /// Numbers the temporary tables of saves under way, which share the writer's connection.
+    private static let stagingTables = Atomic<Int>(0)
 
     /// Copies the pages that saves left in SQLite's write-ahead log into the database file and
     /// empties the log. It cannot fail a command: a checkpoint that another process's writing
     /// keeps from running is done by a later one, or when the library closes.
-    public func checkpoint() async {
-        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    ///
+    /// With `emptyingLog` false, it copies the pages without waiting for readers (such as a
+    /// listing being printed) to finish, and leaves the log to a later checkpoint.
+    public func checkpoint(emptyingLog: Bool = true) async {
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(emptyingLog ? .truncate : .passive) }
     }
 
-    private static func save(_ feed: Feed, feedKey: String, options: SaveOptions, db: Database) throws -> SavedFeed {
-        let podcastID: Int64
-        if let id = options.podcastID {
-            podcastID = id
-            try db.execute(sql: "UPDATE podcast SET feedKey = ? WHERE id = ?", arguments: [feedKey, id])
-        } else {
-            try db.execute(
-                sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '') ON CONFLICT(feedKey) DO NOTHING",
-                arguments: [feedKey])
-            podcastID = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])!
-        }
-        var saver = try EpisodeColumns.Saver(podcastID: podcastID, db: db)
-        try saver.save(feed.episodes)
-        try saver.finish()
-        var newIDs: Set<Int64> = []
-        switch options.newEpisodes {
-        case .added:
-            let markNew = try db.cachedStatement(sql: "UPDATE episode SET isNew = 1 WHERE podcastId = ? AND identity = ?")
-            for identity in saver.added { try markNew.execute(arguments: [podcastID, identity]) }
-        case .mostRecent where !saver.added.isEmpty:
-            try markMostRecentNew(podcastID: podcastID, db: db)
-        case .mostRecent, .none:
-            break
-        }
-        if options.newEpisodes != .none {
-            newIDs = Set(try Int64.fetchAll(db, sql: "SELECT id FROM episode WHERE podcastId = ? AND isNew", arguments: [podcastID]))
-        }
-        let podcast = feed.podcast
+    /// Stores what a feed says of its podcast (and, for a podcast that moved, its new key).
+    static func storeDetails(_ podcast: Podcast, podcastID: Int64, feedKey: String, db: Database) throws {
         try db.execute(
             sql: """
-                UPDATE podcast SET title = ?, link = ?, description = ?, author = ?, imageURL = ?,
+                UPDATE podcast SET feedKey = ?, title = ?, link = ?, description = ?, author = ?, imageURL = ?,
                   newFeedURL = ?, refreshedAt = ? WHERE id = ?
                 """,
             arguments: [
-                podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
+                feedKey, podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
                 podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
             ])
-        if let validators = options.validators {
-            try validators.store(podcastID: podcastID, db: db)
-        }
-        if options.makeCurrent {
-            try setCurrentPodcast(podcastID, db: db)
-        }
-        // The listing comes from the episodes in hand, not read back.
-        let downloads = try downloadsByEnclosureURL(db)
-        var entries: [EpisodeEntry] = []
-        entries.reserveCapacity(feed.episodes.count)
-        for (index, episode) in feed.episodes.enumerated() {
-            let row = saver.rows[index]
-            entries.append(
-                EpisodeEntry(
-                    id: row.id, number: index + 1, episode: episode,
-                    download: episode.enclosure.flatMap { downloads[$0.url] },
-                    isNew: row.isNew || newIDs.contains(row.id), isDeleted: row.isDeleted))
-        }
-        return SavedFeed(
-            podcast: try Self.podcast(db, id: podcastID)!, episodes: entries, addedCount: saver.added.count,
-            warnings: feed.warnings)
     }
 
     // MARK: - Podcasts and episodes
@@ -222,12 +192,31 @@ public struct Library: Sendable {
 
     /// The episodes of a podcast in feed order, each with its progress-buffer entry.
     public func episodes(podcastID: Int64) async throws -> [EpisodeEntry] {
-        try await writer.read { db in try Self.episodes(db, podcastID: podcastID) }
+        try await writer.read { db in
+            var entries: [EpisodeEntry] = []
+            try Self.forEachEpisode(db, podcastID: podcastID) { entries.append($0) }
+            return entries
+        }
+    }
+
+    /// How many episodes a podcast's feed lists.
+    public func episodeCount(podcastID: Int64) async throws -> Int {
+        try await writer.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM episode WHERE podcastId = ? AND position IS NOT NULL", arguments: [podcastID]
+            ) ?? 0
+        }
+    }
+
+    /// Calls `body` with each episode of a podcast in feed order, one at a time (a listing of
+    /// any length is never held whole), on the library's reading thread.
+    public func forEachEpisode(podcastID: Int64, _ body: @escaping @Sendable (EpisodeEntry) throws -> Void) async throws {
+        try await writer.read { db in try Self.forEachEpisode(db, podcastID: podcastID, body) }
     }
 
     // MARK: - Helpers
 
-    private static func setCurrentPodcast(_ id: Int64, db: Database) throws {
+    static func setCurrentPodcast(_ id: Int64, db: Database) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)", arguments: [id])
     }
 
@@ -245,16 +234,14 @@ public struct Library: Sendable {
         return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row))
     }
 
-    static func episodes(_ db: Database, podcastID: Int64) throws -> [EpisodeEntry] {
+    private static func forEachEpisode(_ db: Database, podcastID: Int64, _ body: (EpisodeEntry) throws -> Void) throws {
         let downloads = try downloadsByEnclosureURL(db)
         let rows = try Row.fetchCursor(
             db, sql: "SELECT * FROM episode WHERE podcastId = ? AND position IS NOT NULL ORDER BY position",
             arguments: [podcastID])
-        var entries: [EpisodeEntry] = []
         while let row = try rows.next() {
-            entries.append(entry(from: row, number: row["position"], downloads: downloads))
+            try body(entry(from: row, number: row["position"], downloads: downloads))
         }
-        return entries
     }
 
     static func entry(from row: Row, number: Int, downloads: [String: Download]) -> EpisodeEntry {

@@ -15,8 +15,9 @@ public struct StoredPodcast: Equatable, Sendable {
 /// A feed as saved in the library.
 public struct SavedFeed: Sendable {
     public var podcast: StoredPodcast
-    /// Its episodes in feed order, numbered from 1.
-    public var episodes: [EpisodeEntry]
+    /// How many episodes the feed lists (``Library/episodes(podcastID:)`` has them, numbered
+    /// from 1 in feed order).
+    public var episodeCount: Int
     /// How many episodes the save added to the library.
     public var addedCount: Int
     /// Problems the parser recovered from.

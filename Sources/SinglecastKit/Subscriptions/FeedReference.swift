@@ -62,8 +62,9 @@ public struct FeedResolver: Sendable {
         case .url(let url):
             return try await fetch(url)
         case .file(let file):
-            let feed = try await FeedLoader.load(file: file)
-            return try await library.saveFeed(feed, feedKey: file.standardizedFileURL.absoluteString)
+            return try await library.saveFeed(feedKey: file.standardizedFileURL.absoluteString) { save in
+                try await FeedLoader.load(file: file, episodes: { try await save.add($0) })
+            }
         case .subscription, .title:
             return try await stored(try await library.podcast(matching: reference))
         }
@@ -73,16 +74,20 @@ public struct FeedResolver: Sendable {
     public func stored(_ podcast: StoredPodcast) async throws -> SavedFeed {
         try await library.setCurrentPodcast(id: podcast.id)
         return SavedFeed(
-            podcast: podcast, episodes: try await library.episodes(podcastID: podcast.id), addedCount: 0, warnings: [])
+            podcast: podcast, episodeCount: try await library.episodeCount(podcastID: podcast.id), addedCount: 0,
+            warnings: [])
     }
 
     /// Fetches and saves a feed, remembering the response's validators for the next update.
     private func fetch(_ url: URL) async throws -> SavedFeed {
-        guard case .fetched(let feed, let validators, _) = try await FeedLoader(session: session).fetch(url, validators: nil)
-        else { throw HTTPError(.status(304), url: url) }
-        var options = Library.SaveOptions()
-        options.validators = validators
-        return try await library.saveFeed(feed, feedKey: (feed.podcast.feedURL ?? url).absoluteString, options: options)
+        guard case .body(let body) = try await FeedLoader(session: session).fetch(url, validators: nil) else {
+            throw HTTPError(.status(304), url: url)
+        }
+        return try await library.saveFeed(feedKey: body.permanentURL.absoluteString) { save in
+            let (feed, validators, _) = try await body.parse(episodes: { try await save.add($0) })
+            await save.remember(validators)
+            return feed
+        }
     }
 
     /// The download requests for episodes numbered as the podcast lists them, all checked

@@ -86,44 +86,65 @@ public struct FeedUpdater: Sendable {
         return update
     }
 
-    /// Fetches a subscription's feed (conditionally) and saves it when it changed. Returns the
-    /// status, the validators to remember when nothing was saved, and the save.
+    /// Fetches a subscription's feed (conditionally) and saves it, as it is parsed, when it
+    /// changed. Returns the status, the validators to remember when nothing was saved, and
+    /// the save.
     private func fetchAndSave(_ summary: PodcastSummary, fetched: @Sendable () async -> Void) async throws
         -> (status: UpdateStatus, validators: FeedValidators?, saved: SavedFeed?)
     {
         let podcast = summary.podcast
+        let options = saveOptions(summary)
         guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
-            let feed = try await FeedLoader.load(file: URL(string: podcast.feedKey)!)
-            return (.ok, nil, try await save(feed, key: podcast.feedKey, summary: summary, validators: nil))
+            let saved = try await library.saveFeed(feedKey: podcast.feedKey, options: options) { save in
+                try await FeedLoader.load(file: URL(string: podcast.feedKey)!, episodes: { try await save.add($0) })
+            }
+            return (.ok, nil, saved)
         }
         let loader = FeedLoader(session: session)
-        guard case .fetched(var feed, var validators, let sameBody) = try await loader.fetch(url, validators: summary.validators)
-        else { return (.notModified, nil, nil) }
-        var key = (feed.podcast.feedURL ?? url).absoluteString
-        // The publisher's word that the feed moved counts once the new URL serves a feed.
-        if let announced = feed.podcast.newFeedURL, announced.absoluteString != key,
-            case .fetched(let moved, let movedValidators, _)? = try? await loader.fetch(announced, validators: nil)
-        {
-            feed = moved
-            key = (moved.podcast.feedURL ?? announced).absoluteString
-            validators = movedValidators
-        } else if sameBody && key == podcast.feedKey {
-            return (.notModified, validators, nil)
+        guard case .body(let body) = try await loader.fetch(url, validators: summary.validators) else {
+            return (.notModified, nil, nil)
         }
-        await fetched()
-        let saved = try await save(feed, key: key, summary: summary, validators: validators)
-        return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
+        let key = body.permanentURL.absoluteString
+        let save = try await library.beginSave(feedKey: key, options: options)
+        do {
+            let (feed, validators, sameBody) = try await body.parse(episodes: { try await save.add($0) })
+            // The publisher's word that the feed moved counts once the new URL serves a feed.
+            if let announced = feed.podcast.newFeedURL, announced.absoluteString != key,
+                case .body(let movedBody)? = try? await loader.fetch(announced, validators: nil),
+                case let (moved, movedValidators, _)? = try? await movedBody.parse()
+            {
+                await save.discard()
+                await fetched()
+                var movedOptions = options
+                movedOptions.validators = movedValidators
+                let movedKey = movedBody.permanentURL.absoluteString
+                let saved = try await library.saveFeed(moved, feedKey: movedKey, options: movedOptions)
+                return (.moved(from: podcast.feedKey, to: movedKey), nil, saved)
+            }
+            await fetched()
+            if sameBody && key == podcast.feedKey {
+                await save.discard()
+                return (.notModified, validators, nil)
+            }
+            await save.remember(validators)
+            let saved = try await save.commit(feed)
+            return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
+        } catch {
+            await save.discard()
+            throw error
+        }
     }
 
-    /// Saves a fetched feed into the subscription; on its first fetch (an imported feed), only
-    /// the most recent episode is marked new, as `subscribe` does.
-    private func save(_ feed: Feed, key: String, summary: PodcastSummary, validators: FeedValidators?) async throws -> SavedFeed {
+    /// How an update saves into the subscription: on its first fetch (an imported feed), only
+    /// the most recent episode is marked new, as `subscribe` does; afterwards every episode
+    /// the feed adds.
+    private func saveOptions(_ summary: PodcastSummary) -> Library.SaveOptions {
         var options = Library.SaveOptions()
         options.makeCurrent = false
-        options.newEpisodes = summary.episodeCount == 0 && summary.podcast.subscription?.lastSuccessAt == nil ? .mostRecent : .added
+        options.newEpisodes =
+            summary.episodeCount == 0 && summary.podcast.subscription?.lastSuccessAt == nil ? .mostRecent : .added
         options.podcastID = summary.podcast.id
-        options.validators = validators
-        return try await library.saveFeed(feed, feedKey: key, options: options)
+        return options
     }
 }
 

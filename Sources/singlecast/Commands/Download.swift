@@ -61,7 +61,8 @@ extension Singlecast {
                     guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                     return try await resolver.stored(current)
                 }
-                requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: saved.episodes)
+                let entries = try await library.episodes(podcastID: saved.podcast.id)
+                requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: entries)
             }
             if withExtras {
                 for index in requests.indices { requests[index].withExtras = true }

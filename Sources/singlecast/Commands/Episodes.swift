@@ -32,18 +32,22 @@ extension Singlecast {
                 return try await resolver.stored(current)
             }
             for warning in saved.warnings { printError("warning: \(warning)") }
+            try await buffer.adoptCompleteFiles(of: saved.podcast)
             // Copying a large feed's new pages into the database file overlaps the printing.
-            async let checkpoint: Void = library.checkpoint()
-            let entries = try await buffer.adoptCompleteFiles(saved.episodes, podcastTitle: saved.podcast.podcast.title)
-            let extras = json ? try await library.extrasByDownload() : [:]
-            list(saved.podcast, entries, extras: extras)
-            await checkpoint
+            async let copied: Void = library.checkpoint(emptyingLog: false)
+            try await list(saved.podcast, library: library)
+            await copied
+            await library.checkpoint()
         }
 
-        private func list(_ stored: StoredPodcast, _ entries: [EpisodeEntry], extras: [Int64: [ExtraFile]]) {
+        /// Prints the listing as it is read from the library, never holding it whole for JSON.
+        private func list(_ stored: StoredPodcast, library: Library) async throws {
             if json {
-                PodcastJSONWriter.write(stored, entries, extras: extras)
-            } else if entries.isEmpty {
+                try await PodcastJSONWriter.write(stored, library: library, extras: try await library.extrasByDownload())
+                return
+            }
+            let entries = try await library.episodes(podcastID: stored.id)
+            if entries.isEmpty {
                 print("\(stored.podcast.title) has no episodes.")
             } else {
                 print(stored.podcast.title)

@@ -49,9 +49,9 @@ extension Singlecast {
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
-                        subscribed.append(PodcastJSON(stored, episodes: saved.episodes.count))
+                        subscribed.append(PodcastJSON(stored, episodes: saved.episodeCount))
                         if !json {
-                            let count = saved.episodes.count
+                            let count = saved.episodeCount
                             print("\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(count) episode\(count == 1 ? "" : "s"))")
                         }
                     } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import SinglecastKit
+import Synchronization
 
 /// Writes `singlecast episodes --json` straight to standard output, one episode at a time:
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
@@ -8,9 +9,25 @@ import SinglecastKit
 /// "enclosure":{"url","length","type"},"state","progress","file","transcripts":[{"url","type","language","rel"}],
 /// "chapters","extras":[{"kind","file","saved","message"}]}]}`, dates in ISO 8601 UTC.
 enum PodcastJSONWriter {
+    /// Writes the podcast and its episodes as the library hands them over, one at a time;
     /// `extras` holds the transcripts and chapters saved or failing, by download id.
-    static func write(_ stored: StoredPodcast, _ entries: [EpisodeEntry], extras: [Int64: [ExtraFile]]) {
-        var out = JSONOutput()
+    static func write(_ stored: StoredPodcast, library: Library, extras: [Int64: [ExtraFile]]) async throws {
+        let state = Mutex((out: JSONOutput(), count: 0))
+        state.withLock { writeHeader(stored, to: &$0.out) }
+        try await library.forEachEpisode(podcastID: stored.id) { entry in
+            state.withLock { state in
+                state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
+                episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
+                state.count += 1
+            }
+        }
+        state.withLock { state in
+            state.out.raw(state.count == 0 ? "]\n}\n" : "\n  ]\n}\n")
+            state.out.flush()
+        }
+    }
+
+    private static func writeHeader(_ stored: StoredPodcast, to out: inout JSONOutput) {
         out.raw("{\n  \"title\": ")
         out.string(stored.podcast.title)
         out.raw(",\n  \"link\": ")
@@ -18,12 +35,6 @@ enum PodcastJSONWriter {
         out.raw(",\n  \"feedURL\": ")
         out.string(stored.podcast.feedURL?.redacted)
         out.raw(",\n  \"episodes\": [")
-        for (index, entry) in entries.enumerated() {
-            out.raw(index == 0 ? "\n    " : ",\n    ")
-            episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &out)
-        }
-        out.raw(entries.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-        out.flush()
     }
 
     private static func episode(_ entry: EpisodeEntry, extras: [ExtraFile], to out: inout JSONOutput) {

@@ -23,7 +23,7 @@ import Testing
         try await library.subscribe(podcastID: stored.podcast.id, keep: 1, autoDownload: .none)
 
         var downloads: [String: Download] = [:]
-        for entry in stored.episodes {
+        for entry in try await library.episodes(podcastID: stored.podcast.id) {
             let request = DownloadRequest(podcastTitle: "Show", episode: entry.episode, enclosure: entry.episode.enclosure!)
             guard case .claimed(let claimed) = try await buffer.claim(request) else { throw Unexpected() }
             downloads[entry.episode.title] = claimed

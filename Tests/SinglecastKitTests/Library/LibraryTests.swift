@@ -60,6 +60,80 @@ import Testing
         #expect(try await library.currentPodcast() == nil)
     }
 
+    @Test func aDiscardedSaveOfAStoredPodcastLeavesItAsItWas() async throws {
+        let library = try Library.inMemory()
+        let stored = try await library.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
+        let before = try await library.episodes(podcastID: stored.id)
+        let save = try await library.beginSave(feedKey: "k")
+        try await save.add(feed(["Zero", "One (edited)", "Two"], guidPrefix: "other").episodes)
+        try await save.add([])
+        await save.discard()
+        #expect(try await library.episodes(podcastID: stored.id) == before)
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_temp_master") } == 0)
+    }
+
+    @Test func aDiscardedSaveOfANewPodcastLeavesNoTrace() async throws {
+        let library = try Library.inMemory()
+        let save = try await library.beginSave(feedKey: "new")
+        try await save.add(feed(["One", "Two"]).episodes)
+        try await save.add([])
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 2)
+        await save.discard()
+        #expect(try await library.podcast(feedKey: "new") == nil)
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 0)
+    }
+
+    @Test func anUnchangedFeedCostsNoEpisodeWrite() async throws {
+        let library = try Library.inMemory()
+        let titles = (1...1500).map { "Episode \($0)" }
+        let stored = try await library.saveFeed(feed(titles), feedKey: "k").podcast
+        let changesBefore = try await library.writer.read { db in db.totalChangesCount }
+        let saved = try await library.saveFeed(feed(titles), feedKey: "k")
+        let changesAfter = try await library.writer.read { db in db.totalChangesCount }
+        // The podcast's own row and the current podcast: nothing of its 1,500 episodes.
+        #expect(changesAfter - changesBefore <= 2)
+        #expect(saved.episodeCount == 1500)
+        #expect(saved.addedCount == 0)
+        #expect(try await library.episodes(podcastID: stored.id).map(\.episode.title) == titles)
+    }
+
+    @Test func aShiftedFeedMovesItsEpisodesAndAddsTheNewOne() async throws {
+        let library = try Library.inMemory()
+        let stored = try await library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "k").podcast
+        var newer = feed(["One", "Two", "Three"])
+        newer.episodes.insert(Episode(title: "Zero", guid: "zero"), at: 0)
+        newer.episodes.removeLast()
+        let saved = try await library.saveFeed(newer, feedKey: "k")
+        #expect(saved.addedCount == 1)
+        #expect(saved.episodeCount == 3)
+        let entries = try await library.episodes(podcastID: stored.id)
+        #expect(entries.map(\.episode.title) == ["Zero", "One", "Two"])
+        #expect(entries.map(\.number) == [1, 2, 3])
+        // The episode gone from the feed keeps its row, without a number.
+        let rows = try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") }
+        #expect(rows == 4)
+    }
+
+    @Test func stagingAStoredPodcastTakesNoLockOnTheLibrary() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        let stored = try await library.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
+        let save = try await library.beginSave(feedKey: "k")
+        try await save.add(feed(["Zero", "One", "Two"], guidPrefix: "n").episodes)
+        try await save.add([])  // returns once the batch before is stored
+        // Another process's write goes through at once, without waiting for a lock.
+        var configuration = Configuration()
+        configuration.busyMode = .immediateError
+        let other = try DatabaseQueue(path: folder.appendingPathComponent("library.sqlite").path, configuration: configuration)
+        try await other.write { db in
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('other', 'x')")
+        }
+        let saved = try await save.commit(Feed(podcast: Podcast(title: "Show"), episodes: []))
+        #expect(saved.episodeCount == 3)
+        #expect(try await library.episodes(podcastID: stored.id).map(\.episode.title) == ["Zero", "One", "Two"])
+    }
+
     @Test func theFingerprintCoversEveryColumnOfTheFeed() async throws {
         let library = try Library.inMemory()
         let columns = try await library.writer.read { db in try db.columns(in: "episode").map(\.name) }

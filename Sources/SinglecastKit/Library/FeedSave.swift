@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// A feed being saved while it is parsed: episodes are handed over in batches as the parser
+/// completes them, stored on the library's writer thread while the parser goes on, and
+/// become the podcast's listing at ``commit(_:)`` in one short transaction, or leave no trace
+/// at ``discard()``.
+///
+/// No transaction stays open while the feed is fetched or parsed, so a slow server never
+/// holds the library's write lock. A podcast that has episodes already gets its changed and
+/// new episodes staged in a temporary table (an unchanged episode in the same position costs
+/// no write at all) and merged at the commit; a podcast with none yet gets its episodes
+/// written as they come, and removed again if the save is discarded.
+public actor FeedSave {
+    private let writer: any DatabaseWriter
+    private let deferral: CheckpointDeferral
+    private let podcastID: Int64
+    private let feedKey: String
+    /// Whether this save created the podcast's row (removed again by ``discard()``).
+    private let createdPodcast: Bool
+    private let options: Library.SaveOptions
+    private let state: Mutex<EpisodeColumns.Saver>
+    /// The write of the previous batch, which the next batch waits for: one batch is stored
+    /// while the next is parsed.
+    private var pending: Task<Void, any Error>?
+    private var isOver = false
+    /// The validators of the response the feed came in, remembered at the commit.
+    private var validators: FeedValidators?
+
+    init(library: Library, feedKey: String, options: Library.SaveOptions, stagingTable: String) async throws {
+        let writer = library.writer
+        let deferral = library.checkpointDeferral
+        self.writer = writer
+        self.deferral = deferral
+        self.options = options
+        let (podcastID, created, saver) = try await writer.writeWithoutTransaction { db in
+            var created = false
+            let podcastID: Int64
+            if let id = options.podcastID {
+                podcastID = id
+            } else if let id = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey]) {
+                podcastID = id
+            } else {
+                try db.execute(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '')", arguments: [feedKey])
+                podcastID = db.lastInsertedRowID
+                created = true
+            }
+            let saver = try EpisodeColumns.Saver(
+                podcastID: podcastID, stagingTable: stagingTable, marksAddedNew: options.newEpisodes == .added, db: db)
+            try deferral.begin(db)
+            return (podcastID, created, saver)
+        }
+        self.podcastID = podcastID
+        self.feedKey = feedKey
+        self.createdPodcast = created
+        self.state = Mutex(saver)
+        self.validators = options.validators
+    }
+
+    /// Remembers the validators of the response the feed came in, for the next conditional
+    /// fetch (stored at the commit).
+    public func remember(_ validators: FeedValidators) {
+        self.validators = validators
+    }
+
+    /// Stores the next episodes of the feed, in feed order. Returns once the previous batch is
+    /// stored; this one is stored while the caller parses on.
+    public func add(_ episodes: [Episode]) async throws {
+        try await pending?.value
+        guard !episodes.isEmpty else { return }
+        let writer = self.writer
+        pending = Task {
+            try await writer.writeWithoutTransaction { db in
+                try self.state.withLock { saver in try saver.add(episodes, db: db) }
+            }
+        }
+    }
+
+    /// Stores the feed's last episodes and makes the podcast what the feed says, in one
+    /// transaction: its episodes in feed order (those gone from the feed keep their rows and
+    /// files, without a number), its details, and the validators of the response.
+    public func commit(_ feed: Feed) async throws -> SavedFeed {
+        try await add(feed.episodes)
+        try await pending?.value
+        pending = nil
+        let podcastID = self.podcastID
+        let feedKey = self.feedKey
+        let options = self.options
+        let validators = self.validators
+        let deferral = self.deferral
+        try await writer.writeWithoutTransaction { db in
+            try db.inTransaction {
+                let added = try self.state.withLock { saver in try saver.merge(db: db) }
+                if options.newEpisodes == .mostRecent && added > 0 {
+                    try Library.markMostRecentNew(podcastID: podcastID, db: db)
+                }
+                try Library.storeDetails(feed.podcast, podcastID: podcastID, feedKey: feedKey, db: db)
+                try validators?.store(podcastID: podcastID, db: db)
+                if options.makeCurrent {
+                    try Library.setCurrentPodcast(podcastID, db: db)
+                }
+                return .commit
+            }
+            deferral.end(db)
+        }
+        isOver = true
+        let (added, count) = self.state.withLock { ($0.addedCount, $0.episodeCount) }
+        let podcast = try await writer.read { db in try Library.podcast(db, id: podcastID)! }
+        return SavedFeed(podcast: podcast, episodeCount: count, addedCount: added, warnings: feed.warnings)
+    }
+
+    /// Leaves the library as it was before the save (for a podcast that had no episodes, its
+    /// episodes written so far are removed). Does nothing after a commit.
+    public func discard() async {
+        _ = try? await pending?.value
+        pending = nil
+        guard !isOver else { return }
+        isOver = true
+        let podcastID = self.podcastID
+        let createdPodcast = self.createdPodcast
+        let deferral = self.deferral
+        _ = try? await writer.writeWithoutTransaction { db in
+            defer { deferral.end(db) }
+            try db.inTransaction {
+                try self.state.withLock { saver in try saver.discard(db: db) }
+                if createdPodcast {
+                    try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [podcastID])
+                }
+                return .commit
+            }
+        }
+    }
+}
+
+/// Counts the feed saves under way on the library's writer connection. While any is, SQLite
+/// does not checkpoint on commit: a large feed's pages stay in the write-ahead log and are
+/// copied into the database file once, by ``Library/checkpoint()`` or when the library
+/// closes, rather than again and again while the feed is saved.
+final class CheckpointDeferral: Sendable {
+    private let saves = Mutex(0)
+
+    /// SQLite's default: a commit that leaves the log this many pages long copies them back.
+    private static let autocheckpointPages = 1000
+
+    /// Called on the writer's connection when a save begins.
+    func begin(_ db: Database) throws {
+        if saves.withLock({ saves in
+            saves += 1
+            return saves == 1
+        }) {
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
+    }
+
+    /// Called on the writer's connection when a save is committed or discarded.
+    func end(_ db: Database) {
+        if saves.withLock({ saves in
+            saves -= 1
+            return saves == 0
+        }) {
+            try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)")
+        }
+    }
+}

@@ -31,7 +31,13 @@ import TestSupport
         let episodes = try #require(object["episodes"] as? [[String: Any]])
         #expect(episodes.count == 4)
         let first = episodes[0]
-        #expect(Set(first.keys) == ["number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file"])
+        #expect(
+            Set(first.keys) == [
+                "number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file", "transcripts",
+                "chapters", "extras",
+            ])
+        #expect((first["transcripts"] as? [Any])?.isEmpty == true)
+        #expect(first["chapters"] is NSNull)
         #expect(first["number"] as? Int == 1)
         #expect(first["guid"] as? String == "loopback-3")
         #expect(first["published"] as? String == "2024-07-03T08:00:00Z")

@@ -28,6 +28,8 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         public var url: String
         public var length: Int64?
         public var type: String?
+        /// Also save the episode's transcripts and chapters; absent means no.
+        public var extras: Bool?
     }
 
     public var version: Int
@@ -205,13 +207,13 @@ extension ControlRequest.Item {
     init(_ request: DownloadRequest) {
         self.init(
             podcastTitle: request.podcastTitle, episodeTitle: request.episode.title, url: request.enclosure.url,
-            length: request.enclosure.length, type: request.enclosure.type)
+            length: request.enclosure.length, type: request.enclosure.type, extras: request.withExtras ? true : nil)
     }
 
     var request: DownloadRequest {
         DownloadRequest(
             podcastTitle: podcastTitle, episode: Episode(title: episodeTitle),
-            enclosure: Enclosure(url: url, length: length, type: type))
+            enclosure: Enclosure(url: url, length: length, type: type), withExtras: extras ?? false)
     }
 }
 

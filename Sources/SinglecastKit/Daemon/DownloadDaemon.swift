@@ -271,6 +271,10 @@ public actor DownloadDaemon {
         case .alreadyDownloaded(let download): log("already downloaded: \(download.file)")
         case .ownedElsewhere(let download): log("owned by process \(download.owner?.processID ?? 0): \(download.episodeTitle)")
         case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
+        case .extras(let download, let files):
+            for file in files {
+                log(file.failure.map { "extra not saved #\(download.id): \($0)" } ?? "extra saved #\(download.id): \(file.file)")
+            }
         case .progress: break
         }
     }

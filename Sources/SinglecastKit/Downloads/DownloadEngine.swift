@@ -14,6 +14,8 @@ public actor DownloadEngine {
     private struct Job {
         var download: Download
         var request: DownloadRequest
+        /// The file is complete: only its missing extras are fetched.
+        var extrasOnly = false
     }
 
     public nonisolated let buffer: ProgressBuffer
@@ -21,6 +23,7 @@ public actor DownloadEngine {
     public nonisolated let events: AsyncStream<DownloadEvent>
     private nonisolated let eventContinuation: AsyncStream<DownloadEvent>.Continuation
     private nonisolated let transfer: FileTransfer
+    private nonisolated let extras: ExtrasFetcher
     private nonisolated let owner: DownloadOwner
     private nonisolated let handler: @Sendable (DownloadEvent) -> Void
     private var maximumConcurrentDownloads: Int
@@ -39,6 +42,7 @@ public actor DownloadEngine {
     ) {
         self.buffer = buffer
         self.transfer = transfer
+        self.extras = ExtrasFetcher(session: transfer.session, buffer: buffer)
         self.maximumConcurrentDownloads = max(1, maximumConcurrentDownloads)
         self.owner = owner
         self.handler = events
@@ -67,6 +71,11 @@ public actor DownloadEngine {
             switch claim {
             case .alreadyDownloaded(let download):
                 emit(.alreadyDownloaded(download))
+                if await extras.isWanted(request), running[download.id] == nil,
+                    !queue.contains(where: { $0.download.id == download.id })
+                {
+                    queue.append(Job(download: download, request: request, extrasOnly: true))
+                }
             case .ownedElsewhere(let download):
                 emit(.ownedElsewhere(download))
             case .claimed(let download):
@@ -161,6 +170,11 @@ public actor DownloadEngine {
     // MARK: - One transfer
 
     private nonisolated func run(_ job: Job) async {
+        guard !job.extrasOnly else {
+            await fetchExtras(job)
+            await finished(job.download.id)
+            return
+        }
         var download = job.download
         let id = download.id
         let destination = URL(fileURLWithPath: download.file)
@@ -194,7 +208,15 @@ public actor DownloadEngine {
             await saver.drain()
             await self.settle(download, outcome, cancelled: cancelled)
         }.value
+        if case .success = outcome, !cancelled, await extras.isWanted(job.request) { await fetchExtras(job) }
         await finished(id)
+    }
+
+    /// Fetches the missing transcripts and chapters of a completed download and reports them.
+    private nonisolated func fetchExtras(_ job: Job) async {
+        if let (download, files) = await extras.fetchMissing(downloadID: job.download.id, request: job.request) {
+            emit(.extras(download, files))
+        }
     }
 
     /// Records and reports how a transfer ended.

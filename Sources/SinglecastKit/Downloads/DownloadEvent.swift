@@ -7,11 +7,14 @@ public struct DownloadRequest: Equatable, Sendable {
     public var episode: Episode
     /// The episode's enclosure; requests are only made for episodes that have one.
     public var enclosure: Enclosure
+    /// Also save the episode's transcripts and chapters (as a subscription's `--extras` does).
+    public var withExtras: Bool
 
-    public init(podcastTitle: String, episode: Episode, enclosure: Enclosure) {
+    public init(podcastTitle: String, episode: Episode, enclosure: Enclosure, withExtras: Bool = false) {
         self.podcastTitle = podcastTitle
         self.episode = episode
         self.enclosure = enclosure
+        self.withExtras = withExtras
     }
 }
 
@@ -36,4 +39,7 @@ public enum DownloadEvent: Equatable, Sendable {
     case stopped(Download)
     /// The podcast's retention policy deleted this older episode's file.
     case deletedByRetention(Download)
+    /// Transcripts and chapters of a completed download were fetched: each saved, or failing
+    /// (a warning: the episode stays complete, and the next download of it tries again).
+    case extras(Download, [ExtraFile])
 }

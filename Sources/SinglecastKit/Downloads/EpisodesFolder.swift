@@ -20,6 +20,15 @@ public struct EpisodesFolder: Sendable, Equatable {
         FileNaming.safeName(forTitle: episode.title, url: enclosure.location, announcedType: enclosure.type)
     }
 
+    /// Where an extra of the episode file at `episodeFile` goes: beside it, named after it without
+    /// its media extension (`Title.chapters.json`, `Title.en.vtt`, `Title.vtt` without a language).
+    public static func extraFile(_ extra: Extra, besideEpisodeFile episodeFile: String) -> String {
+        let file = URL(fileURLWithPath: episodeFile)
+        let ext = file.pathExtension.lowercased()
+        let stem = FileNaming.mediaExtensions.contains(ext) ? file.deletingPathExtension() : file
+        return stem.path + "." + FileNaming.extraSuffix(for: extra)
+    }
+
     /// Whether `path` lies directly in the podcast's folder.
     func contains(_ path: String, podcastTitle: String) -> Bool {
         URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path

@@ -78,6 +78,22 @@ public enum FileNaming {
         }
     }
 
+    /// What follows an episode file's stem in the name of an extra: `chapters.json`, or a
+    /// transcript's language (letters, digits, `-` and `_` only) and its format's extension:
+    /// `en.vtt`, `pt-br.srt`, `txt`.
+    static func extraSuffix(for extra: Extra) -> String {
+        switch extra.kind {
+        case .chapters:
+            return "chapters.json"
+        case .transcript:
+            let ext = TranscriptFormat(Transcript(url: extra.url, type: extra.type))?.fileExtension ?? "txt"
+            let language = String((extra.language ?? "").lowercased().unicodeScalars.filter {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }.prefix(35).map(Character.init))
+            return language.isEmpty || language == "chapters" ? ext : language + "." + ext
+        }
+    }
+
     /// Extensions taken from an enclosure URL's path (anything else, such as `.php`, is not
     /// the media's extension).
     static let mediaExtensions: Set<String> = [

@@ -3,7 +3,7 @@ import Foundation
 extension ProgressBuffer {
     /// Applies the retention policy (`subscribe --keep N`) of the podcast an episode that just
     /// completed belongs to: the files of its downloaded episodes beyond the N most recent
-    /// are deleted, and those episodes are marked deleted so updates do not fetch them again.
+    /// are deleted with their transcripts and chapters, and those episodes are marked deleted so updates do not fetch them again.
     ///
     /// Only completed downloads of that podcast whose files lie in the podcast's own folder
     /// are touched: never a file being downloaded, never a file of another podcast, never a
@@ -18,6 +18,7 @@ extension ProgressBuffer {
                 where episodes.contains(download.file, podcastTitle: download.podcastTitle) {
                     guard unlink(download.file) == 0 || errno == ENOENT else { continue }
                     Self.removePartialFiles(for: URL(fileURLWithPath: download.file))
+                    try store.removeExtras(ofDownload: download.id)
                     download = Self.reconciled(download)
                     try store.update(download)
                     try store.markEpisodesDeleted(enclosureURLs: [download.enclosureURL])
@@ -30,7 +31,7 @@ extension ProgressBuffer {
 }
 
 extension ProgressBuffer {
-    /// Deletes the downloaded files (and partial files) of these episodes and marks them
+    /// Deletes the downloaded files (with their partial files, transcripts and chapters) of these episodes and marks them
     /// deleted, so that updates do not fetch them again. A download under way is cancelled
     /// first. Returns the downloads whose files were removed.
     public func deleteFiles(of entries: [EpisodeEntry]) async throws -> [Download] {
@@ -42,6 +43,7 @@ extension ProgressBuffer {
             }
             let hadFile = unlink(download.file) == 0
             Self.removePartialFiles(for: URL(fileURLWithPath: download.file))
+            try await library.removeExtras(ofDownload: download.id)
             if hadFile, let updated = try await library.download(id: download.id) { deleted.append(updated) }
         }
         try await library.markDeleted(episodeIDs: entries.map(\.id))

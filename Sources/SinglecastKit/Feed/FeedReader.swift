@@ -157,7 +157,14 @@ struct FeedReader {
         case (.channel, .itunesImage):
             podcast.imageURL.offer(attributes.value(.href).flatMap { resolve($0) }, rank: 0)
         case (.item, .transcript):
-            episode.transcriptURL = episode.transcriptURL ?? attributes.value(.url).flatMap { resolve($0) }
+            if let url = attributes.value(.url).flatMap({ resolve($0) }),
+                !episode.transcripts.contains(where: { $0.url == url })
+            {
+                episode.transcripts.append(
+                    Transcript(
+                        url: url, type: attributes.value(.type), language: attributes.value(.language),
+                        rel: attributes.value(.rel)))
+            }
         case (.item, .chapters):
             episode.chaptersURL = episode.chaptersURL ?? attributes.value(.url).flatMap { resolve($0) }
         default:
@@ -474,14 +481,14 @@ private struct EpisodeDraft {
     var season: Int?
     var episodeNumber: Int?
     var explicit: Bool?
-    var transcriptURL: String?
+    var transcripts: [Transcript] = []
     var chaptersURL: String?
 
     var episode: Episode {
         Episode(
             title: title ?? "", guid: guid, link: link.value, published: published.value, duration: duration,
             description: description.value, enclosure: enclosure, season: season, episodeNumber: episodeNumber,
-            explicit: explicit, transcriptURL: transcriptURL, chaptersURL: chaptersURL
+            explicit: explicit, transcripts: transcripts, chaptersURL: chaptersURL
         )
     }
 }

@@ -18,7 +18,7 @@ final class FeedVocabulary {
 
     /// The attributes the parser reads.
     enum AttributeName: Int, CaseIterable {
-        case href, rel, url, length, type, base
+        case href, rel, url, length, type, base, language
     }
 
     /// The vocabularies of feeds.

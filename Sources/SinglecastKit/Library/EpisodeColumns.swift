@@ -52,8 +52,19 @@ enum EpisodeColumns {
         Field(
             name: "explicit", value: { .integer($0.explicit.map { $0 ? 1 : 0 }) },
             read: { $0.explicit = $1[$2] }),
-        Field(name: "transcriptURL", value: { .text($0.transcriptURL) }, read: { $0.transcriptURL = $1[$2] }),
+        // The first transcript's URL, the one column rows saved before `v4-extras` have.
+        Field(
+            name: "transcriptURL", value: { .text($0.transcripts.first?.url) },
+            read: { episode, row, index in
+                episode.transcripts = (row[index] as String?).map { [Transcript(url: $0)] } ?? []
+            }),
         Field(name: "chaptersURL", value: { .text($0.chaptersURL) }, read: { $0.chaptersURL = $1[$2] }),
+        // Every transcript as JSON; NULL when there is none (or the row predates the column).
+        Field(
+            name: "transcripts", value: { .text(TranscriptsColumn.text($0.transcripts)) },
+            read: { episode, row, index in
+                if let transcripts = TranscriptsColumn.transcripts(row[index]) { episode.transcripts = transcripts }
+            }),
     ]
 
     /// The columns that are the library's own bookkeeping rather than the feed's content.
@@ -300,6 +311,23 @@ enum EpisodeColumns {
                     resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
             }
         }
+    }
+}
+
+/// The `transcripts` column: an episode's transcripts as a JSON array, keys sorted so that the
+/// text (and so the fingerprint) of a value never varies.
+enum TranscriptsColumn {
+    static func text(_ transcripts: [Transcript]) -> String? {
+        guard !transcripts.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(transcripts)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The transcripts a column's text holds; nil for NULL or text that is not such an array.
+    static func transcripts(_ text: String?) -> [Transcript]? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode([Transcript].self, from: Data(text.utf8))
     }
 }
 

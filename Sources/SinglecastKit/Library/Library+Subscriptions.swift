@@ -219,6 +219,7 @@ extension Library {
         }
         return Subscription(
             keep: row["keepEpisodes"], autoDownload: AutoDownload(rawValue: row["autoDownload"] ?? "none") ?? .none,
+            extras: row["extras"] ?? false,
             subscribedAt: subscribedAt, lastUpdate: lastUpdate, lastSuccessAt: row["lastSuccessAt"])
     }
 }

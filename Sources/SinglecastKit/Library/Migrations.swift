@@ -104,6 +104,29 @@ extension Library {
             // A podcast's listing is read in feed order without sorting its episodes.
             try db.create(index: "episode_on_podcastId_position", on: "episode", columns: ["podcastId", "position"])
         }
+        migrator.registerMigration("v4-extras") { db in
+            // Transcripts and chapters: every transcript of an episode, whether a podcast's
+            // downloads fetch them, and the files saved (or failing) beside each download.
+            try db.alter(table: "episode") { t in
+                t.add(column: "transcripts", .text)
+            }
+            try db.alter(table: "podcast") { t in
+                t.add(column: "extras", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "downloadExtra") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("download", onDelete: .cascade).notNull()
+                t.column("kind", .text).notNull()
+                t.column("url", .text).notNull()
+                t.column("type", .text)
+                t.column("language", .text)
+                t.column("file", .text).notNull()
+                t.column("bytes", .integer)
+                t.column("failure", .text)
+                t.column("updatedAt", .datetime).notNull()
+                t.uniqueKey(["downloadId", "file"])
+            }
+        }
         return migrator
     }
 }

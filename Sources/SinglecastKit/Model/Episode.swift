@@ -25,8 +25,8 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
     public var episodeNumber: Int?
     /// `<itunes:explicit>`: true for "yes"/"true"/"explicit", false for "no"/"false"/"clean".
     public var explicit: Bool?
-    /// Podcasting 2.0 `<podcast:transcript url>`.
-    public var transcriptURL: String?
+    /// Podcasting 2.0 `<podcast:transcript>` elements, in feed order.
+    public var transcripts: [Transcript]
     /// Podcasting 2.0 `<podcast:chapters url>`.
     public var chaptersURL: String?
 
@@ -41,7 +41,7 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
         season: Int? = nil,
         episodeNumber: Int? = nil,
         explicit: Bool? = nil,
-        transcriptURL: String? = nil,
+        transcripts: [Transcript] = [],
         chaptersURL: String? = nil
     ) {
         self.title = title
@@ -54,7 +54,7 @@ public struct Episode: Codable, Equatable, Hashable, Sendable {
         self.season = season
         self.episodeNumber = episodeNumber
         self.explicit = explicit
-        self.transcriptURL = transcriptURL
+        self.transcripts = transcripts
         self.chaptersURL = chaptersURL
     }
 

@@ -6,6 +6,8 @@ public struct Subscription: Equatable, Sendable {
     public var keep: Int?
     /// What `update --download` fetches of this podcast.
     public var autoDownload: AutoDownload
+    /// Whether its downloads also save the episodes' transcripts and chapters.
+    public var extras: Bool
     public var subscribedAt: Date
     /// The last update, when there was one.
     public var lastUpdate: UpdateResult?
@@ -13,11 +15,12 @@ public struct Subscription: Equatable, Sendable {
     public var lastSuccessAt: Date?
 
     public init(
-        keep: Int? = nil, autoDownload: AutoDownload = .none, subscribedAt: Date = Date(),
+        keep: Int? = nil, autoDownload: AutoDownload = .none, extras: Bool = false, subscribedAt: Date = Date(),
         lastUpdate: UpdateResult? = nil, lastSuccessAt: Date? = nil
     ) {
         self.keep = keep
         self.autoDownload = autoDownload
+        self.extras = extras
         self.subscribedAt = subscribedAt
         self.lastUpdate = lastUpdate
         self.lastSuccessAt = lastSuccessAt

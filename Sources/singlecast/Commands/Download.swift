@@ -34,6 +34,10 @@ extension Singlecast {
         @Flag(help: "Hand the episodes to the background daemon (started if needed) and return at once.")
         var background = false
 
+        @Flag(
+            help: "Also save each episode's transcripts and chapters beside its file (and those still missing of episodes already downloaded).")
+        var withExtras = false
+
         func validate() throws {
             _ = try EpisodeNumbers.parse(episodes)
             if episodes.isEmpty && !new { throw ValidationError("Give episode numbers, or --new.") }
@@ -47,7 +51,7 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let buffer = try await global.progressBuffer(library)
             let numbers = try EpisodeNumbers.parse(episodes)
-            let requests: [DownloadRequest]
+            var requests: [DownloadRequest]
             if new {
                 requests = try await NewEpisodeSelection.requests(numbers: numbers, library: library)
             } else {
@@ -59,6 +63,9 @@ extension Singlecast {
                 }
                 let entries = try await library.episodes(podcastID: saved.podcast.id)
                 requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: entries)
+            }
+            if withExtras {
+                for index in requests.indices { requests[index].withExtras = true }
             }
             try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
                 .start(requests, buffer: buffer)

@@ -26,10 +26,12 @@ extension Singlecast {
             _ = try await global.progressBuffer(library)
             guard watch else {
                 let downloads = try await library.downloads()
+                let extras = try await library.extrasByDownload()
                 if json {
-                    try printJSON(downloads.map(DownloadJSON.init))
+                    try printJSON(downloads.map { DownloadJSON($0, extras: extras[$0.id] ?? []) })
                 } else {
-                    print(downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads))
+                    print(
+                        downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras))
                 }
                 return
             }
@@ -38,7 +40,7 @@ extension Singlecast {
             _ = try await SignalGuard.run(onSignal: { stop.set() }) {
                 var linesOnScreen = 0
                 while !stop.isSet {
-                    let text = DownloadTable.render(try await library.downloads())
+                    let text = DownloadTable.render(try await library.downloads(), extras: try await library.extrasByDownload())
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
                         printNow(clear + text)
@@ -65,6 +67,8 @@ struct DownloadJSON: Encodable {
     var progress: Double?
     var file: String
     var message: String?
+    /// The transcripts and chapters saved or failing beside the file (in `downloads --json`).
+    var extras: [ExtraJSON]?
 
     init(_ record: SinglecastKit.Download) {
         id = record.id
@@ -78,13 +82,45 @@ struct DownloadJSON: Encodable {
         file = record.file
         message = record.failure
     }
+
+    /// With the download's transcripts and chapters.
+    init(_ record: SinglecastKit.Download, extras: [ExtraFile]) {
+        self.init(record)
+        self.extras = extras.map(ExtraJSON.init)
+    }
+}
+
+/// The `--json` shape of a transcript or chapters file of a download.
+struct ExtraJSON: Encodable {
+    var kind: String
+    var url: String
+    var type: String?
+    var language: String?
+    var file: String
+    var saved: Bool
+    var bytes: Int64?
+    var message: String?
+
+    init(_ file: ExtraFile) {
+        kind = file.extra.kind.rawValue
+        url = file.extra.url.redactingURLPasswords
+        type = file.extra.type
+        language = file.extra.language
+        self.file = file.file
+        saved = file.isSaved
+        bytes = file.bytes
+        message = file.failure
+    }
 }
 
 /// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
-    static func render(_ downloads: [SinglecastKit.Download]) -> String {
+    /// With an Extras column (`2 saved, 1 failed`) when any download has transcripts or chapters.
+    static func render(_ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:]) -> String {
+        let showsExtras = !extras.isEmpty
         var table = TextTable(
-            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"], rightAligned: [0, 2, 3, 4, 5])
+            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"] + (showsExtras ? ["Extras"] : []),
+            rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             table.rows.append([
                 String(record.id),
@@ -95,7 +131,7 @@ enum DownloadTable {
                 record.secondsLeft.map { Format.duration(seconds: Int($0)) } ?? "",
                 SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
                 record.file,
-            ])
+            ] + (showsExtras ? [Self.extras(extras[record.id] ?? [])] : []))
         }
         let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
         let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
@@ -111,6 +147,13 @@ enum DownloadTable {
             total += ", \(Format.bytes(Int64(speed)))/s, \(Format.duration(seconds: Int(Double(expected - received) / speed))) left"
         }
         return table.render() + "\n" + total
+    }
+
+    private static func extras(_ files: [ExtraFile]) -> String {
+        let saved = files.filter(\.isSaved).count
+        let failed = files.count - saved
+        return [saved > 0 ? "\(saved) saved" : nil, failed > 0 ? "\(failed) failed" : nil].compactMap { $0 }
+            .joined(separator: ", ")
     }
 
     private static func bytes(_ received: Int64, of expected: Int64?) -> String {

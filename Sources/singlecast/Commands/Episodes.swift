@@ -43,7 +43,7 @@ extension Singlecast {
         /// Prints the listing as it is read from the library, never holding it whole for JSON.
         private func list(_ stored: StoredPodcast, library: Library) async throws {
             if json {
-                try await PodcastJSONWriter.write(stored, library: library)
+                try await PodcastJSONWriter.write(stored, library: library, extras: try await library.extrasByDownload())
                 return
             }
             let entries = try await library.episodes(podcastID: stored.id)

@@ -47,6 +47,7 @@ struct SubscriptionJSON: Encodable {
     var downloaded: Int
     var keep: Int?
     var auto: String
+    var extras: Bool
     var lastSuccess: Date?
     var status: String?
     var error: String?
@@ -61,6 +62,7 @@ struct SubscriptionJSON: Encodable {
         let subscription = summary.podcast.subscription
         keep = subscription?.keep
         auto = subscription?.autoDownload.rawValue ?? AutoDownload.none.rawValue
+        extras = subscription?.extras ?? false
         lastSuccess = subscription?.lastSuccessAt
         status = subscription?.lastUpdate?.status.name
         if case .failed(let message)? = subscription?.lastUpdate?.status { error = message }

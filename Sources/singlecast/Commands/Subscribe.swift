@@ -24,6 +24,11 @@ extension Singlecast {
         @Option(help: "What `update --download` fetches by itself: none or new.")
         var auto: AutoDownload = .none
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given).")
+        var extras: Bool?
+
         @Flag(help: "Print the subscriptions as JSON.")
         var json = false
 
@@ -42,6 +47,7 @@ extension Singlecast {
                         let saved = try await resolver.load(FeedReference(feed))
                         for warning in saved.warnings { printError("warning: \(warning)") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
+                        if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
                         subscribed.append(PodcastJSON(stored, episodes: saved.episodeCount))
                         if !json {
@@ -122,6 +128,7 @@ struct SubscriptionRemoval {
                 == URL(fileURLWithPath: download.file).deletingLastPathComponent().path
         {
             if unlink(download.file) == 0 { deleted += 1 }
+            try await library.removeExtras(ofDownload: download.id)
         }
         try await buffer.rebuild()
         return deleted
@@ -135,6 +142,7 @@ struct PodcastJSON: Encodable {
     var episodes: Int?
     var keep: Int?
     var auto: String?
+    var extras: Bool?
 
     init(_ stored: StoredPodcast, episodes: Int?) {
         title = stored.podcast.title
@@ -142,6 +150,7 @@ struct PodcastJSON: Encodable {
         self.episodes = episodes
         keep = stored.subscription?.keep
         auto = stored.subscription?.autoDownload.rawValue
+        extras = stored.subscription?.extras
     }
 }
 

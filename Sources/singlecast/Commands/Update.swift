@@ -11,7 +11,8 @@ extension Singlecast {
                 Feeds are fetched concurrently (8 connections, 2 per host) with conditional \
                 requests, so an unchanged feed costs one round trip. With --download, the new \
                 episodes of subscriptions whose policy is `--auto new` are downloaded (all new \
-                episodes of the podcasts named, when some are). Exit status: 0 when every feed \
+                episodes of the podcasts named, when some are), with their transcripts and chapters \
+                for subscriptions with `--extras`. Exit status: 0 when every feed \
                 updated, 1 when any failed.
                 """
         )

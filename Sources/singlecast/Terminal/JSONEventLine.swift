@@ -14,10 +14,11 @@ enum JSONEventLine {
         var file: String?
         var message: String?
         var ownerPID: Int32?
+        var extras: [ExtraJSON]?
     }
 
     static func write(_ event: DownloadEvent) {
-        let line: Line
+        var line: Line
         switch event {
         case .alreadyDownloaded(let download): line = make("already-downloaded", download)
         case .ownedElsewhere(let download): line = make("owned-elsewhere", download)
@@ -27,6 +28,9 @@ enum JSONEventLine {
         case .stopped(let download): line = make("stopped", download)
         case .failed(let download): line = make("failed", download)
         case .deletedByRetention(let download): line = make("deleted-by-retention", download)
+        case .extras(let download, let files):
+            line = make("extras", download)
+            line.extras = files.map(ExtraJSON.init)
         case .progress(let id, let received, let total):
             line = Line(event: "progress", id: id, receivedBytes: received, totalBytes: total)
         }

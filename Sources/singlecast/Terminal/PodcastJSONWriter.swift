@@ -6,16 +6,18 @@ import Synchronization
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
 ///
 /// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration",
-/// "enclosure":{"url","length","type"},"state","progress","file"}]}`, dates in ISO 8601 UTC.
+/// "enclosure":{"url","length","type"},"state","progress","file","transcripts":[{"url","type","language","rel"}],
+/// "chapters","extras":[{"kind","file","saved","message"}]}]}`, dates in ISO 8601 UTC.
 enum PodcastJSONWriter {
-    /// Writes the podcast and its episodes as the library hands them over, one at a time.
-    static func write(_ stored: StoredPodcast, library: Library) async throws {
+    /// Writes the podcast and its episodes as the library hands them over, one at a time;
+    /// `extras` holds the transcripts and chapters saved or failing, by download id.
+    static func write(_ stored: StoredPodcast, library: Library, extras: [Int64: [ExtraFile]]) async throws {
         let state = Mutex((out: JSONOutput(), count: 0))
         state.withLock { writeHeader(stored, to: &$0.out) }
         try await library.forEachEpisode(podcastID: stored.id) { entry in
             state.withLock { state in
                 state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
-                episode(entry, to: &state.out)
+                episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
                 state.count += 1
             }
         }
@@ -35,7 +37,7 @@ enum PodcastJSONWriter {
         out.raw(",\n  \"episodes\": [")
     }
 
-    private static func episode(_ entry: EpisodeEntry, to out: inout JSONOutput) {
+    private static func episode(_ entry: EpisodeEntry, extras: [ExtraFile], to out: inout JSONOutput) {
         let episode = entry.episode
         out.raw("{\"number\": ")
         out.integer(Int64(entry.number))
@@ -65,7 +67,31 @@ enum PodcastJSONWriter {
         out.raw(entry.download?.fractionCompleted.map { String($0) } ?? "null")
         out.raw(", \"file\": ")
         out.string(entry.download?.file)
-        out.raw("}")
+        out.raw(", \"transcripts\": [")
+        for (index, transcript) in episode.transcripts.enumerated() {
+            out.raw(index == 0 ? "{\"url\": " : ", {\"url\": ")
+            out.string(transcript.url.redactingURLPasswords)
+            out.raw(", \"type\": ")
+            out.string(transcript.type)
+            out.raw(", \"language\": ")
+            out.string(transcript.language)
+            out.raw(", \"rel\": ")
+            out.string(transcript.rel)
+            out.raw("}")
+        }
+        out.raw("], \"chapters\": ")
+        out.string(episode.chaptersURL?.redactingURLPasswords)
+        out.raw(", \"extras\": [")
+        for (index, extra) in extras.enumerated() {
+            out.raw(index == 0 ? "{\"kind\": " : ", {\"kind\": ")
+            out.string(extra.extra.kind.rawValue)
+            out.raw(", \"file\": ")
+            out.string(extra.file)
+            out.raw(", \"saved\": \(extra.isSaved), \"message\": ")
+            out.string(extra.failure)
+            out.raw("}")
+        }
+        out.raw("]}")
     }
 }
 

@@ -90,6 +90,8 @@ final class ProgressRenderer: Sendable {
                 say("\(record.state.rawValue): \(record.episodeTitle)\(kept)", in: &state)
             case .deletedByRetention(let record):
                 say("deleted (keeping the newest): \(record.file)", in: &state)
+            case .extras(let record, let files):
+                for file in files { say(Words.extraOutcome(file, of: record), in: &state, toError: !file.isSaved) }
             }
             flush(&state)
         }

@@ -21,6 +21,23 @@ enum Words {
         return "already being downloaded by process \(owner): \(download.episodeTitle)\(percent)"
     }
 
+    /// `chapters`, `transcript (en, text/vtt)`, `transcript (text/plain)`.
+    static func extra(_ extra: Extra) -> String {
+        switch extra.kind {
+        case .chapters: return "chapters"
+        case .transcript:
+            let details = [extra.language, extra.type].compactMap { $0 }
+            return details.isEmpty ? "transcript" : "transcript (\(details.joined(separator: ", ")))"
+        }
+    }
+
+    /// `saved chapters: PATH`, or a warning for an extra that failed (it is tried again).
+    static func extraOutcome(_ file: ExtraFile, of download: Download) -> String {
+        guard let failure = file.failure else { return "saved \(extra(file.extra)): \(file.file)" }
+        return "warning: \(download.episodeTitle): \(extra(file.extra)) not saved: \(failure) "
+            + "(tried again on the next download)"
+    }
+
     /// `paused #3 Title`, `#3 Title is completed, not paused`, …
     static func outcome(_ outcome: ControlOutcome) -> String {
         switch outcome {

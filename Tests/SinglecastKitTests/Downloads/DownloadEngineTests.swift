@@ -458,6 +458,7 @@ private final class EngineEventLog: Sendable {
             case .failed(let record): "failed \(record.id)"
             case .stopped(let record): "stopped \(record.id)"
             case .deletedByRetention(let record): "deletedByRetention \(record.id)"
+            case .extras(let record, _): "extras \(record.id)"
             case .progress: nil
             }
         }

@@ -90,8 +90,26 @@ private func date(_ iso8601: String) -> Date {
 
     @Test func podcasting20TranscriptAndChapters() throws {
         let episode = try #require(try parse("podcasting20.xml").episodes.first)
-        #expect(episode.transcriptURL == "https://example.com/ep1.vtt")
+        #expect(
+            episode.transcripts == [
+                Transcript(url: "https://example.com/ep1.vtt", type: "text/vtt"),
+                Transcript(url: "https://example.com/ep1.srt", type: "application/srt"),
+            ])
         #expect(episode.chaptersURL == "https://example.com/ep1-chapters.json")
+    }
+
+    @Test func podcasting20SeveralTranscriptsWithLanguagesKeptInFeedOrder() throws {
+        let episodes = try parse("podcasting20-extras.xml").episodes
+        #expect(
+            episodes[0].transcripts == [
+                Transcript(url: "https://example.com/ep1.txt", type: "text/plain", language: "en"),
+                Transcript(url: "https://example.com/ep1.vtt", type: "text/vtt", language: "en", rel: "captions"),
+                Transcript(url: "https://example.com/ep1.json", type: "application/json", language: "en"),
+                Transcript(url: "https://example.com/podcast/transcripts/ep1-de.srt", type: "application/x-subrip", language: "de"),
+                Transcript(url: "https://example.com/ep1-de.html", type: "text/html", language: "DE"),
+                Transcript(url: "https://example.com/ep1-fr.pdf", type: "application/pdf", language: "fr"),
+            ], "the repeated ep1.vtt is listed once")
+        #expect(episodes[1].transcripts == [Transcript(url: "https://example.com/ep2.srt")])
     }
 
     @Test func rss1RDF() throws {

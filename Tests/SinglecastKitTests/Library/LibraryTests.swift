@@ -142,13 +142,15 @@ import Testing
         let full = Episode(
             title: "T", guid: "g", link: "https://l", published: Date(timeIntervalSince1970: 5), duration: 7,
             description: "d", enclosure: Enclosure(url: "https://e", length: 9, type: "audio/mpeg"), season: 1,
-            episodeNumber: 2, explicit: true, transcriptURL: "https://t", chaptersURL: "https://c")
+            episodeNumber: 2, explicit: true, transcripts: [Transcript(url: "https://t", type: "text/vtt", language: "en")],
+            chaptersURL: "https://c")
         // Rewriting any one column through its own field must change the fingerprint.
         for field in EpisodeColumns.fields {
             var changed = full
             let row: Row = ["title": "other", "guid": "other", "link": "other", "published": 6.0, "duration": 8,
                 "description": "other", "enclosureURL": "https://other", "enclosureLength": 10, "enclosureType": "video/mp4",
-                "season": 3, "episodeNumber": 4, "explicit": false, "transcriptURL": "other", "chaptersURL": "other"]
+                "season": 3, "episodeNumber": 4, "explicit": false, "transcriptURL": "other", "chaptersURL": "other",
+                "transcripts": #"[{"url":"https://other","type":"text/plain"}]"#]
             field.read(&changed, row, try #require(Array(row.columnNames).firstIndex(of: field.name)))
             #expect(changed != full, "\(field.name) did not change the episode")
             #expect(EpisodeColumns.fingerprint(of: changed) != EpisodeColumns.fingerprint(of: full), "\(field.name)")

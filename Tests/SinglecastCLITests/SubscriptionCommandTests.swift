@@ -93,8 +93,25 @@ import TestSupport
         let new = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(new.map { $0["title"] as? String } == ["A3", "A2", "A1"])
 
+        let marked = try await world.cli.run(["mark-old", "2", "--json"])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        let markedList = try #require(try JSONSerialization.jsonObject(with: Data(marked.stdout.utf8)) as? [[String: Any]])
+        #expect(markedList.map { $0["title"] as? String } == ["A2"])
         #expect(try await world.cli.run(["mark-old", "--all"]).status == 0)
         #expect(try await world.cli.run(["new"]).stdout == "No new episodes.\n")
+
+        // Changing one setting leaves the others; --keep all keeps every file again.
+        func settings() async throws -> (keep: Int?, auto: String?) {
+            let podcasts = try await world.cli.run(["podcasts", "--json"])
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(podcasts.stdout.utf8)) as? [[String: Any]])
+            return (list.first?["keep"] as? Int, list.first?["auto"] as? String)
+        }
+        #expect(try await settings() == (1, "new"))
+        #expect(try await world.cli.run(["subscribe", "@1", "--keep", "all"]).status == 0)
+        #expect(try await settings() == (nil, "new"))
+        let badKeep = try await world.cli.run(["subscribe", "@1", "--keep", "0"])
+        #expect(badKeep.status == 64)
+        #expect(badKeep.stderr.contains("--keep"))
         try await world.stop()
     }
 

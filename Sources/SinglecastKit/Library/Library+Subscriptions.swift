@@ -44,21 +44,25 @@ public struct NewEpisode: Equatable, Sendable {
 extension Library {
     // MARK: - Subscriptions
 
-    /// Subscribes to a stored podcast (or changes the policy of a subscription). A new
-    /// subscription marks only the podcast's most recent episode new, so that a first
-    /// `update --download` does not fetch the back catalogue.
+    /// Subscribes to a stored podcast, or changes the settings of a subscription: a setting
+    /// given as nil stays as it is (a new subscription keeps every file and downloads nothing
+    /// by itself). A new subscription marks only the podcast's most recent episode new, so that
+    /// a first `update --download` does not fetch the back catalogue.
     /// Returns whether the podcast was not subscribed before.
     @discardableResult
-    public func subscribe(podcastID: Int64, keep: Int?, autoDownload: AutoDownload) async throws -> Bool {
+    public func subscribe(podcastID: Int64, keep: Retention? = nil, autoDownload: AutoDownload? = nil) async throws -> Bool {
         try await writer.write { db in
             let wasSubscribed = try Bool.fetchOne(
                 db, sql: "SELECT subscribedAt IS NOT NULL FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
             try db.execute(
-                sql: """
-                    UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?), keepEpisodes = ?, autoDownload = ?
-                    WHERE id = ?
-                    """,
-                arguments: [Date(), keep, autoDownload.rawValue, podcastID])
+                sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE id = ?", arguments: [Date(), podcastID])
+            if let keep {
+                try db.execute(sql: "UPDATE podcast SET keepEpisodes = ? WHERE id = ?", arguments: [keep.count, podcastID])
+            }
+            if let autoDownload {
+                try db.execute(
+                    sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
+            }
             if !wasSubscribed {
                 try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ?", arguments: [podcastID])
                 try Self.markMostRecentNew(podcastID: podcastID, db: db)

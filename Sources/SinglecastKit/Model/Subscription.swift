@@ -77,3 +77,18 @@ public enum UpdateStatus: Equatable, Sendable {
         }
     }
 }
+
+/// Which downloaded files of a podcast are kept.
+public enum Retention: Equatable, Sendable {
+    /// Every file.
+    case all
+    /// The files of this many most recent downloaded episodes; older ones are deleted after
+    /// each new download.
+    case mostRecent(Int)
+
+    /// The number of episodes kept, nil for all.
+    var count: Int? {
+        if case .mostRecent(let count) = self { return count }
+        return nil
+    }
+}

@@ -46,6 +46,9 @@ extension Singlecast {
         @Flag(help: "Every new episode.")
         var all = false
 
+        @Flag(help: "Print the episodes marked old as JSON, numbered as `new` listed them.")
+        var json = false
+
         func validate() throws {
             _ = try EpisodeNumbers.parse(episodes)
             guard all != !episodes.isEmpty else { throw ValidationError("Give episode numbers, or --all.") }
@@ -55,12 +58,16 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let listed = try await library.newEpisodes()
             let numbers = all ? Array(listed.indices.map { $0 + 1 }) : try EpisodeNumbers.parse(episodes)
-            let ids = try numbers.map { number in
+            let marked = try numbers.map { number in
                 guard listed.indices.contains(number - 1) else { throw NewEpisodeError(number: number, count: listed.count) }
-                return listed[number - 1].entry.id
+                return NewEpisodeJSON(number: number, listed[number - 1])
             }
-            try await library.markOld(episodeIDs: ids)
-            print("\(ids.count) episode\(ids.count == 1 ? "" : "s") marked old")
+            try await library.markOld(episodeIDs: numbers.map { listed[$0 - 1].entry.id })
+            if json {
+                try printJSON(marked)
+            } else {
+                print("\(marked.count) episode\(marked.count == 1 ? "" : "s") marked old")
+            }
         }
     }
 }

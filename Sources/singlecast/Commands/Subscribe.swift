@@ -18,11 +18,15 @@ extension Singlecast {
         @Argument(help: "Search result numbers, feed URLs or feed files.")
         var feeds: [String]
 
-        @Option(help: "Keep the files of the N most recent downloaded episodes; older ones are deleted after each new download.")
-        var keep: Int?
+        @Option(
+            help: ArgumentHelp(
+                "Keep the files of the N most recent downloaded episodes (older ones are deleted after each new download), or all of them.",
+                discussion: "A new subscription keeps all; a subscription's setting stays unless given.",
+                valueName: "N|all"))
+        var keep: Retention?
 
-        @Option(help: "What `update --download` fetches by itself: none or new.")
-        var auto: AutoDownload = .none
+        @Option(help: "What `update --download` fetches by itself: none (for a new subscription) or new; unchanged if not given.")
+        var auto: AutoDownload?
 
         @Flag(
             inversion: .prefixedNo,
@@ -31,10 +35,6 @@ extension Singlecast {
 
         @Flag(help: "Print the subscriptions as JSON.")
         var json = false
-
-        func validate() throws {
-            if let keep, keep < 1 { throw ValidationError("--keep must be at least 1, not \(keep).") }
-        }
 
         func run() async throws {
             let library = try await global.openLibrary()
@@ -155,3 +155,16 @@ struct PodcastJSON: Encodable {
 }
 
 extension AutoDownload: ExpressibleByArgument {}
+
+extension Retention: ExpressibleByArgument {
+    /// `all`, or a whole number of episodes from 1.
+    public init?(argument: String) {
+        if argument.lowercased() == "all" {
+            self = .all
+        } else if let count = Int(argument), count >= 1 {
+            self = .mostRecent(count)
+        } else {
+            return nil
+        }
+    }
+}

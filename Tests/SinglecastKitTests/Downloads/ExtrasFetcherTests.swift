@@ -143,7 +143,7 @@ struct ExtrasFetcherTests {
             let newer = h.episode(title: "Newer", path: "/new.mp3", published: Date(timeIntervalSince1970: 2_000_000))
             let saved = try await h.library.saveFeed(
                 Feed(podcast: Podcast(title: "Show"), episodes: [newer, older]), feedKey: h.server.url("/feed.xml").absoluteString)
-            try await h.library.subscribe(podcastID: saved.podcast.id, keep: 1, autoDownload: .new)
+            try await h.library.subscribe(podcastID: saved.podcast.id, keep: .mostRecent(1), autoDownload: .new)
             try await h.library.setExtras(podcastID: saved.podcast.id, enabled: true)
 
             // Requests as `update --download` makes them: without the flag.

@@ -20,7 +20,7 @@ import Testing
                     enclosure: Enclosure(url: "http://127.0.0.1:9/\(title).mp3", type: "audio/mpeg"))
             })
         let stored = try await library.saveFeed(feed, feedKey: "http://127.0.0.1:9/feed.xml")
-        try await library.subscribe(podcastID: stored.podcast.id, keep: 1, autoDownload: .none)
+        try await library.subscribe(podcastID: stored.podcast.id, keep: .mostRecent(1))
 
         var downloads: [String: Download] = [:]
         for entry in try await library.episodes(podcastID: stored.podcast.id) {

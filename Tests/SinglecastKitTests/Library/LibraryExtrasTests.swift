@@ -33,7 +33,7 @@ import Testing
         let library = try Library.inMemory()
         let podcastID = try await save(library).podcast.id
         let url = "https://example.com/1.mp3"
-        try await library.subscribe(podcastID: podcastID, keep: nil, autoDownload: .none)
+        try await library.subscribe(podcastID: podcastID)
         #expect(try await library.subscriptions().first?.podcast.subscription?.extras == false)
         #expect(try await !library.subscriptionWantsExtras(enclosureURL: url))
 

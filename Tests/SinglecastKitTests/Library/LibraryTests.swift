@@ -160,7 +160,7 @@ import Testing
     @Test func subscribingMarksOnlyTheMostRecentEpisodeNewAndAnUpdateMarksWhatItAdds() async throws {
         let library = try Library.inMemory()
         let stored = try await library.saveFeed(feed(["One", "Two", "Three"]), feedKey: "https://example.com/feed").podcast
-        #expect(try await library.subscribe(podcastID: stored.id, keep: 2, autoDownload: .new))
+        #expect(try await library.subscribe(podcastID: stored.id, keep: .mostRecent(2), autoDownload: .new))
         #expect(try await library.newEpisodes().map(\.entry.episode.title) == ["Three"])
         var newer = feed(["One", "Two", "Three"])
         newer.episodes.append(Episode(title: "Four", guid: "g4", published: Date(timeIntervalSince1970: 1_800_000_000)))
@@ -176,9 +176,15 @@ import Testing
         #expect(summary.newCount == 2)
         #expect(summary.podcast.subscription?.keep == 2)
         #expect(summary.podcast.subscription?.autoDownload == .new)
-        // Subscribing again changes the policy, not the new marks.
-        #expect(try await !library.subscribe(podcastID: stored.id, keep: nil, autoDownload: .none))
+        // Subscribing again changes the settings given, not the others nor the new marks.
+        #expect(try await !library.subscribe(podcastID: stored.id, keep: .all))
         #expect(try await library.newEpisodes().count == 2)
+        var changed = try #require(try await library.subscriptions().first).podcast.subscription
+        #expect(changed?.keep == nil)
+        #expect(changed?.autoDownload == .new)
+        try await library.subscribe(podcastID: stored.id, autoDownload: AutoDownload.none)
+        changed = try #require(try await library.subscriptions().first).podcast.subscription
+        #expect(changed?.autoDownload == AutoDownload.none)
         try await library.markOld(episodeIDs: [try #require(try await library.newEpisodes().first).entry.id])
         #expect(try await library.newEpisodes().map(\.entry.episode.title) == ["Three"])
         try await library.unsubscribe(podcastID: stored.id)
@@ -189,7 +195,7 @@ import Testing
     @Test func recordsHowAnUpdateWent() async throws {
         let library = try Library.inMemory()
         let stored = try await library.saveFeed(feed(["One"]), feedKey: "https://example.com/feed").podcast
-        try await library.subscribe(podcastID: stored.id, keep: nil, autoDownload: .none)
+        try await library.subscribe(podcastID: stored.id)
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         try await library.recordUpdate(
             podcastID: stored.id, UpdateResult(status: .notModified, at: at),

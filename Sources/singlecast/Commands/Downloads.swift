@@ -27,7 +27,7 @@ extension Singlecast {
             guard watch else {
                 let downloads = try await library.downloads()
                 if json {
-                    try printJSON(downloads.map(DownloadJSON.init))
+                    try printJSON(downloads.map { DownloadJSON($0) })
                 } else {
                     print(downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads))
                 }
@@ -65,8 +65,16 @@ struct DownloadJSON: Encodable {
     var progress: Double?
     var file: String
     var message: String?
+    /// Downloading, but nothing arrived for a few seconds (or its owner stopped saving).
+    var stalled: Bool
+    /// The current speed and time left: only while downloading and not stalled.
+    var bytesPerSecond: Double?
+    var secondsLeft: Double?
+    /// While retrying: why (`connection-refused`, `http-503`, …) and when the next try starts.
+    var retryReason: String?
+    var nextTryAt: Date?
 
-    init(_ record: SinglecastKit.Download) {
+    init(_ record: SinglecastKit.Download, now: Date = Date()) {
         id = record.id
         podcast = record.podcastTitle
         title = record.episodeTitle
@@ -77,22 +85,28 @@ struct DownloadJSON: Encodable {
         progress = record.fractionCompleted
         file = record.file
         message = record.failure
+        stalled = record.isStalled(at: now)
+        bytesPerSecond = record.currentBytesPerSecond(at: now)
+        secondsLeft = record.secondsLeft(at: now)
+        retryReason = record.retryReason?.rawValue
+        nextTryAt = record.nextTryAt
     }
 }
 
 /// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
-    static func render(_ downloads: [SinglecastKit.Download]) -> String {
+    static func render(_ downloads: [SinglecastKit.Download], now: Date = Date()) -> String {
         var table = TextTable(
             headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"], rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             table.rows.append([
                 String(record.id),
-                record.state.rawValue,
+                record.state == .retrying ? Words.retrying(record, now: now) : record.state.rawValue,
                 record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
                 bytes(record.receivedBytes, of: record.expectedBytes),
-                record.state == .downloading ? record.bytesPerSecond.map { Format.bytes(Int64($0)) + "/s" } ?? "" : "",
-                record.secondsLeft.map { Format.duration(seconds: Int($0)) } ?? "",
+                record.isStalled(at: now)
+                    ? "stalled" : record.currentBytesPerSecond(at: now).map { Format.bytes(Int64($0)) + "/s" } ?? "",
+                record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
                 SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
                 record.file,
             ])
@@ -100,8 +114,8 @@ enum DownloadTable {
         let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
         let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
         let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
-        let speed = unfinished.reduce(0.0) { $0 + ($1.state == .downloading ? $1.bytesPerSecond ?? 0 : 0) }
-        let active = unfinished.filter { $0.state == .downloading || $0.state == .waiting }.count
+        let speed = unfinished.reduce(0.0) { $0 + ($1.currentBytesPerSecond(at: now) ?? 0) }
+        let active = unfinished.filter { DownloadLifecycle.isUnderWay($0.state) }.count
         var total = "Total: \(downloads.count - unfinished.count) completed, \(active) active"
         if !unfinished.isEmpty {
             total += ", \(bytes(received, of: expected)) of the unfinished ones"

@@ -141,7 +141,7 @@ public struct FileTransfer: Sendable {
         var restarts = 0
         while true {
             try Task.checkCancellation()
-            if let planned = outages.pendingTry(host: host) {
+            if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > .now {
                 // Another download found the host down: wait for the same next try.
                 try await wait(job, host: host, until: min(planned.at, lastByte + retryPolicy.giveUpAfter), planned.reason, waiting)
             }

@@ -67,9 +67,12 @@ import TestSupport
         let size: Int64 = 4_000_000
         show.server.serve(path: "/media/two.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"two\"", bytesPerSecond: 2_000_000)
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let daemon = try show.cli.start(["daemon", "--idle-exit", "1"], outputName: "daemon")
+        let daemon = try show.cli.start(["daemon", "--idle-exit", "4"], outputName: "daemon")
+        let log = show.cli.home.appendingPathComponent("daemon.stderr")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent("daemon.sock").path) }
         #expect(try await show.cli.run(["download", "2", "--background"]).status == 0)
+        // The download went to this daemon (not to one started on demand).
+        try await waitUntil { text(log).contains("queued #1") }
         let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
         try await waitUntil { fileSize(part) > 500_000 }
         try await show.server.stop()
@@ -87,8 +90,9 @@ import TestSupport
         #expect(list.first?["bytesPerSecond"] == nil)
 
         // Longer than its idle exit: a daemon with a download waiting for the network stays.
-        try await Task.sleep(for: .seconds(2))
-        #expect(daemon.isRunning)
+        try await Task.sleep(for: .seconds(5))
+        #expect(daemon.isRunning, "\(text(log))")
+        #expect(text(log).contains("retrying #1 at "))
         try await show.server.restart()
         let file = show.folder.appendingPathComponent("Episode Two.mp3")
         try await waitUntil { FileManager.default.fileExists(atPath: file.path) }

@@ -72,14 +72,9 @@ public struct FileTransfer: Sendable {
         /// The wait before retry number `retry` (1 for the first): `baseDelay · growth^(retry-1)`,
         /// at most `maxDelay`, less `random · jitter` of it (`random` in 0..<1).
         public func delay(beforeRetry retry: Int, random: Double = 0) -> Duration {
-            let base = Self.seconds(baseDelay)
-            let nominal = min(base * pow(growth, Double(min(max(retry - 1, 0), 200))), Self.seconds(maxDelay))
+            let nominal = min(baseDelay.inSeconds * pow(growth, Double(min(max(retry - 1, 0), 200))), maxDelay.inSeconds)
             let jittered = nominal * (1 - jitter * min(max(random, 0), 1))
             return .microseconds(Int64((jittered * 1_000_000).rounded()))
-        }
-
-        private static func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
     }
 
@@ -185,8 +180,7 @@ public struct FileTransfer: Sendable {
         _ job: Job, host: String, until time: ContinuousClock.Instant, _ reason: RetryReason,
         _ waiting: @Sendable (RetryWait) async -> Void
     ) async throws {
-        let left = time - ContinuousClock.now
-        let nextTry = Date().addingTimeInterval(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+        let nextTry = Date().addingTimeInterval((time - ContinuousClock.now).inSeconds)
         let onDisk = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
         await waiting(RetryWait(reason: reason, nextTry: nextTry, receivedBytes: onDisk ?? 0))
         try await outages.wait(host: host, until: time)

@@ -33,8 +33,7 @@ public struct TransferRate: Sendable {
     /// Bytes per second over the window ending at `now`; zero when stalled or not yet measured.
     public func bytesPerSecond(at now: ContinuousClock.Instant) -> Double {
         guard !isStalled(at: now), let first = samples.first, let last = samples.last else { return 0 }
-        let elapsed = now - first.time
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (now - first.time).inSeconds
         return seconds > 0.2 ? Double(last.bytes - first.bytes) / seconds : 0
     }
 }

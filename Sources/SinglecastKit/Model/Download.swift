@@ -58,14 +58,11 @@ public struct Download: Equatable, Hashable, Sendable {
         self.nextTryAt = nextTryAt
     }
 
-    /// How long a downloading owner may go without saving progress before the download counts
-    /// as stalled. Owners save about twice a second while bytes arrive.
-    public static let stallTime: TimeInterval = 3
-
-    /// Whether the download is downloading but nothing was saved for more than ``stallTime``:
-    /// no byte arrives, or its owner is stuck or gone.
+    /// Whether the download is downloading but its owner saved nothing for more than
+    /// ``TransferRate/stallTime`` (owners save about twice a second while bytes arrive): no
+    /// byte arrives, or the owner is stuck or gone.
     public func isStalled(at now: Date = Date()) -> Bool {
-        state == .downloading && now.timeIntervalSince(updatedAt) > Self.stallTime
+        state == .downloading && now.timeIntervalSince(updatedAt) > TransferRate.stallTime.inSeconds
     }
 
     /// The current speed: only while downloading and not stalled.

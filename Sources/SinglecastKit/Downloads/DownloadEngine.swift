@@ -211,12 +211,18 @@ public actor DownloadEngine {
                 waiting: { wait in
                     throttle.withLock { $0.waitForRetry() }
                     await saver.drain()
-                    guard (try? await self.buffer.recordRetryWait(id: id, wait)) == true else {
+                    let recorded = try? await self.buffer.recordRetryWait(id: id, wait)
+                    if recorded == false {
                         // Paused or cancelled elsewhere meanwhile.
                         await self.cancelTransfer(id)
                         return
                     }
-                    if let waiting = try? await self.buffer.library.download(id: id) { self.emit(.retrying(waiting)) }
+                    var waiting = started
+                    waiting.state = .retrying
+                    waiting.receivedBytes = wait.receivedBytes
+                    waiting.retryReason = wait.reason
+                    waiting.nextTryAt = wait.nextTry
+                    self.emit(.retrying(waiting))
                 })
             outcome = .success(final)
         } catch {

@@ -24,7 +24,7 @@ http {{
   client_body_temp_path {work}/tmp; proxy_temp_path {work}/tmp; fastcgi_temp_path {work}/tmp;
   uwsgi_temp_path {work}/tmp; scgi_temp_path {work}/tmp;
   types {{ audio/mpeg mp3; application/rss+xml xml; }}
-  server {{ listen 127.0.0.1:{port}; root {work}/www; location / {{ limit_rate 6m; }} }}
+  server {{ listen 127.0.0.1:{port}; root {work}/www; location / {{ limit_rate {rate}; }} }}
 }}
 """
 
@@ -47,6 +47,21 @@ def wait_for(condition, timeout):
     return False
 
 
+def serve_episodes(work, port, title):
+    """Writes COUNT random episodes of SIZE bytes and their feed below `work`/www (nginx's root,
+    with its temporary folder beside it); returns the folder and the episodes' file names."""
+    www = os.path.join(work, "www")
+    os.makedirs(www); os.makedirs(os.path.join(work, "tmp"))
+    names = [f"episode{i}.mp3" for i in range(1, COUNT + 1)]
+    for name in names:
+        subprocess.run(["head", "-c", str(SIZE), "/dev/urandom"], stdout=open(os.path.join(www, name), "wb"), check=True)
+    items = "".join(f'<item><title>{n}</title><guid>{n}</guid><enclosure url="http://127.0.0.1:{port}/{n}" '
+                    f'type="audio/mpeg" length="{SIZE}"/></item>' for n in names)
+    open(os.path.join(www, "feed.xml"), "w").write(
+        f'<?xml version="1.0"?><rss version="2.0"><channel><title>{title}</title>{items}</channel></rss>')
+    return www, names
+
+
 def main():
     args = sys.argv[1:]
     kills = int(args[args.index("--kills") + 1]) if "--kills" in args else 20
@@ -55,18 +70,11 @@ def main():
                    stdout=subprocess.DEVNULL)
     work = tempfile.mkdtemp(prefix="singlecast-kill-")
     os.chmod(work, 0o755)
-    www, home = os.path.join(work, "www"), os.path.join(work, "home")
-    os.makedirs(www); os.makedirs(os.path.join(work, "tmp"))
+    home = os.path.join(work, "home")
     port = 19000 + os.getpid() % 1000
-    names = [f"episode{i}.mp3" for i in range(1, COUNT + 1)]
-    for name in names:
-        subprocess.run(["head", "-c", str(SIZE), "/dev/urandom"], stdout=open(os.path.join(www, name), "wb"), check=True)
-    items = "".join(f'<item><title>{n}</title><guid>{n}</guid><enclosure url="http://127.0.0.1:{port}/{n}" '
-                    f'type="audio/mpeg" length="{SIZE}"/></item>' for n in names)
-    open(os.path.join(www, "feed.xml"), "w").write(
-        f'<?xml version="1.0"?><rss version="2.0"><channel><title>Kill Test</title>{items}</channel></rss>')
+    www, names = serve_episodes(work, port, "Kill Test")
     conf = os.path.join(work, "nginx.conf")
-    open(conf, "w").write(NGINX_CONF.format(work=work, port=port))
+    open(conf, "w").write(NGINX_CONF.format(work=work, port=port, rate="6m"))
     subprocess.run(["nginx", "-t", "-q", "-c", conf, "-p", work], check=True)
     nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stderr=subprocess.DEVNULL)
     env = dict(os.environ, SINGLECAST_HOME=home)

@@ -90,20 +90,29 @@ public final class TestServer: Sendable {
         var requests: [Request] = []
         var connections: [ObjectIdentifier: any Channel] = [:]
         var stopped = false
+        /// The listening socket, while the server listens.
+        var listener: (any Channel)?
     }
 
     /// The port the server listens on.
     public let port: Int
     /// `http://127.0.0.1:<port>`, or `https://…` when the server speaks TLS.
     public let baseURL: URL
-    private let serverChannel: any Channel
+    private let host: String
+    private let tls: NIOSSLContext?
+    private let box: TestServerBox
     private let state: TestServerLockedState<State>
 
-    private init(serverChannel: any Channel, state: TestServerLockedState<State>, scheme: String) {
-        self.serverChannel = serverChannel
-        self.port = serverChannel.localAddress?.port ?? 0
-        self.baseURL = URL(string: "\(scheme)://127.0.0.1:\(self.port)")!
+    private init(
+        listener: any Channel, state: TestServerLockedState<State>, host: String, tls: NIOSSLContext?, box: TestServerBox
+    ) {
+        self.port = listener.localAddress?.port ?? 0
+        self.baseURL = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(self.port)")!
+        self.host = host
+        self.tls = tls
+        self.box = box
         self.state = state
+        state.withLock { $0.listener = listener }
     }
 
     /// Starts a server on `host`; port 0 picks a free ephemeral port (read it from ``port``).
@@ -113,7 +122,26 @@ public final class TestServer: Sendable {
     {
         let state = TestServerLockedState(State())
         let box = TestServerBox()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let listener = try await listen(host: host, port: port, tls: tls, state: state, box: box)
+        let server = TestServer(listener: listener, state: state, host: host, tls: tls, box: box)
+        box.server = server
+        return server
+    }
+
+    /// Listens again on the same port after ``stop()``, with the same resources (a server that
+    /// went away and came back). Connections are refused while it is stopped.
+    public func restart() async throws {
+        let listener = try await Self.listen(host: host, port: port, tls: tls, state: state, box: box)
+        state.withLock { state in
+            state.listener = listener
+            state.stopped = false
+        }
+    }
+
+    private static func listen(
+        host: String, port: Int, tls: NIOSSLContext?, state: TestServerLockedState<State>, box: TestServerBox
+    ) async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -133,21 +161,19 @@ public final class TestServer: Sendable {
             }
             .bind(host: host, port: port)
             .get()
-        let server = TestServer(serverChannel: channel, state: state, scheme: tls == nil ? "http" : "https")
-        box.server.withLock { $0 = server }
-        return server
     }
 
-    /// Stops listening and closes every open connection.
+    /// Stops listening and closes every open connection (see ``restart()``).
     public func stop() async throws {
-        let connections = state.withLock { state -> [any Channel] in
+        let (connections, listener) = state.withLock { state -> ([any Channel], (any Channel)?) in
             state.stopped = true
-            return Array(state.connections.values)
+            defer { state.listener = nil }
+            return (Array(state.connections.values), state.listener)
         }
+        try? await listener?.close()
         for connection in connections {
             try? await connection.close()
         }
-        try? await serverChannel.close()
     }
 
     /// The absolute URL of `path` on this server (`path` may carry a query string).
@@ -531,9 +557,19 @@ public final class TestServer: Sendable {
     }
 }
 
-/// Holds the server once it exists, for the request handlers created before that.
+/// Holds the server once it exists, for the request handlers created before that. The
+/// reference is weak: the server holds the box too (to listen again after a stop).
 final class TestServerBox: Sendable {
-    let server = TestServerLockedState<TestServer?>(nil)
+    private struct Reference {
+        weak var server: TestServer?
+    }
+
+    private let reference = TestServerLockedState(Reference())
+
+    var server: TestServer? {
+        get { reference.withLock { $0.server } }
+        set { reference.withLock { $0.server = newValue } }
+    }
 }
 
 final class TestServerRequestHandler: ChannelInboundHandler {
@@ -554,7 +590,7 @@ final class TestServerRequestHandler: ChannelInboundHandler {
         case .body:
             break
         case .end:
-            guard let head, let server = box.server.withLock({ $0 }) else { return }
+            guard let head, let server = box.server else { return }
             self.head = nil
             let channel = context.channel
             Task { await server.respond(to: head, on: channel) }

@@ -99,6 +99,11 @@ public struct WireDownload: Codable, Equatable, Sendable {
     var ownerStartTime: UInt64?
     var background: Bool
     var updatedAt: Date
+    /// Added to v1 without a version change, as optional fields older readers ignore: a
+    /// retrying download's reason and next try. (The `retrying` state is new as well: a reader
+    /// that does not know a state skips that download, as ``download`` does.)
+    var retryReason: String?
+    var nextTryAt: Date?
 
     init(_ download: Download) {
         id = download.id
@@ -116,6 +121,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
         ownerStartTime = download.owner?.startTime
         background = download.background
         updatedAt = download.updatedAt
+        retryReason = download.retryReason?.rawValue
+        nextTryAt = download.nextTryAt
     }
 
     var download: Download? {
@@ -124,7 +131,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
             id: id, enclosureURL: enclosureURL, state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes,
             file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle, failure: message, mediaType: mediaType,
             bytesPerSecond: bytesPerSecond, owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime) },
-            background: background, updatedAt: updatedAt)
+            background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
+            nextTryAt: nextTryAt)
     }
 }
 

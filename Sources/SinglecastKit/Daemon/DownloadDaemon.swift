@@ -16,6 +16,8 @@ public actor DownloadDaemon {
         /// Exit after this long with nothing queued; nil stays up.
         public var idleExit: Duration?
         public var http = HTTPSession.Configuration()
+        /// How transient failures are retried; a download that gives up ends in the error state.
+        public var retryPolicy = FileTransfer.RetryPolicy(giveUpAfter: FileTransfer.RetryPolicy.daemonGiveUp)
 
         public init(libraryDirectory: URL) {
             self.libraryDirectory = libraryDirectory
@@ -53,8 +55,8 @@ public actor DownloadDaemon {
         let log = self.log
         let hook = configuration.onComplete
         let engine = DownloadEngine(
-            buffer: buffer, transfer: FileTransfer(session: session),
-            maximumConcurrentDownloads: configuration.jobs
+            buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy),
+            maximumConcurrentDownloads: configuration.jobs, giveUp: .fail
         ) { event in
             Self.logEvent(event, log: log)
             if case .completed(let download) = event, let hook {
@@ -267,6 +269,9 @@ public actor DownloadDaemon {
         case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
         case .completed(let download): log("completed #\(download.id): \(download.file)")
         case .failed(let download): log("failed #\(download.id): \(download.failure ?? "")")
+        case .retrying(let download):
+            let at = download.nextTryAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
+            log("retrying #\(download.id) at \(at): \(download.retryReason?.rawValue ?? "")")
         case .stopped(let download): log("\(download.state.rawValue) #\(download.id): \(download.episodeTitle)")
         case .alreadyDownloaded(let download): log("already downloaded: \(download.file)")
         case .ownedElsewhere(let download): log("owned by process \(download.owner?.processID ?? 0): \(download.episodeTitle)")

@@ -25,26 +25,33 @@ public actor DownloadEngine {
     private nonisolated let transfer: FileTransfer
     private nonisolated let extras: ExtrasFetcher
     private nonisolated let owner: DownloadOwner
+    private nonisolated let giveUp: DownloadLifecycle.Event
     private nonisolated let handler: @Sendable (DownloadEvent) -> Void
     private var maximumConcurrentDownloads: Int
     private var queue: [Job] = []
     private var running: [Int64: Task<Void, Never>] = [:]
+    /// The host each running transfer downloads from.
+    private var hosts: [Int64: String] = [:]
     /// Why a running transfer was asked to stop, when it was.
     private var stopReasons: [Int64: DownloadLifecycle.Event] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
     ///   - maximumConcurrentDownloads: how many transfers run at once; the rest wait in order.
+    ///   - giveUp: what a transfer that stopped waiting for the network becomes: `.fail` (the
+    ///     error state, the daemon's choice) or `.interrupt` (resumable, a foreground run's).
     ///   - events: called for every ``DownloadEvent``, from any task.
     public init(
         buffer: ProgressBuffer, transfer: FileTransfer, maximumConcurrentDownloads: Int = 3,
-        owner: DownloadOwner = .current, events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
+        owner: DownloadOwner = .current, giveUp: DownloadLifecycle.Event = .fail,
+        events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
     ) {
         self.buffer = buffer
         self.transfer = transfer
         self.extras = ExtrasFetcher(session: transfer.session, buffer: buffer)
         self.maximumConcurrentDownloads = max(1, maximumConcurrentDownloads)
         self.owner = owner
+        self.giveUp = giveUp
         self.handler = events
         (self.events, self.eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
@@ -79,6 +86,11 @@ public actor DownloadEngine {
             case .ownedElsewhere(let download):
                 emit(.ownedElsewhere(download))
             case .claimed(let download):
+                if let host = hosts[download.id] {
+                    // Running already, perhaps waiting for the network: try at once.
+                    transfer.outages.tryNow(host: host)
+                    continue
+                }
                 guard running[download.id] == nil, !queue.contains(where: { $0.download.id == download.id }) else {
                     continue
                 }
@@ -139,6 +151,7 @@ public actor DownloadEngine {
     private func startWaitingJobs() {
         while running.count < maximumConcurrentDownloads, !queue.isEmpty {
             let job = queue.removeFirst()
+            hosts[job.download.id] = job.request.enclosure.location.map(HostOutages.host(of:))
             running[job.download.id] = Task { await self.run(job) }
         }
         signalIdleIfDone()
@@ -146,6 +159,7 @@ public actor DownloadEngine {
 
     private func finished(_ id: Int64) {
         running[id] = nil
+        hosts[id] = nil
         stopReasons[id] = nil
         startWaitingJobs()
     }
@@ -183,20 +197,48 @@ public actor DownloadEngine {
         _ = try? await buffer.recordTransfer(
             id: id, receivedBytes: download.receivedBytes, expectedBytes: download.expectedBytes, bytesPerSecond: nil)
         emit(.started(download))
+        let started = download
 
         let saver = ProgressSaver(buffer: buffer) { [weak self] in await self?.cancelTransfer(id) }
         let throttle = Mutex(ProgressThrottle())
         let outcome: Result<URL, any Error>
         do {
             guard let url = job.request.enclosure.location else { throw DownloadError.notAURL(job.request.enclosure.url) }
-            outcome = .success(
-                try await transfer.download(url, to: destination, announcedType: job.request.enclosure.type) { progress in
-                    let (report, save, speed) = throttle.withLock { $0.due(at: .now, receivedBytes: progress.receivedBytes) }
+            let final = try await transfer.download(
+                url, to: destination, announcedType: job.request.enclosure.type,
+                progress: { progress in
+                    let (report, save, speed, resumed) = throttle.withLock {
+                        $0.due(at: .now, receivedBytes: progress.receivedBytes)
+                    }
+                    if resumed {
+                        var again = started
+                        again.state = .downloading
+                        again.receivedBytes = progress.receivedBytes
+                        again.expectedBytes = progress.totalBytes ?? started.expectedBytes
+                        self.emit(.started(again))
+                    }
                     if report {
                         self.emit(.progress(id: id, receivedBytes: progress.receivedBytes, totalBytes: progress.totalBytes))
                     }
                     if save { saver.offer(id: id, progress, bytesPerSecond: speed) }
+                },
+                waiting: { wait in
+                    throttle.withLock { $0.waitForRetry() }
+                    await saver.drain()
+                    let recorded = try? await self.buffer.recordRetryWait(id: id, wait)
+                    if recorded == false {
+                        // Paused or cancelled elsewhere meanwhile.
+                        await self.cancelTransfer(id)
+                        return
+                    }
+                    var waiting = started
+                    waiting.state = .retrying
+                    waiting.receivedBytes = wait.receivedBytes
+                    waiting.retryReason = wait.reason
+                    waiting.nextTryAt = wait.nextTry
+                    self.emit(.retrying(waiting))
                 })
+            outcome = .success(final)
         } catch {
             outcome = .failure(error)
         }
@@ -242,6 +284,11 @@ public actor DownloadEngine {
                 emit(.stopped((try? await buffer.recordPartSize(id: id)) ?? stored))
             } else {
                 await recordStopped(download, on: .interrupt)
+            }
+        case .failure(let error as DownloadError) where error.gaveUpAfter != nil && giveUp == .interrupt:
+            let failure = error.errorDescription ?? "\(error)"
+            if case .success(let stopped)? = try? await buffer.recordStopped(id: id, on: .interrupt, failure: failure) {
+                emit(.stopped(stopped))
             }
         case .failure(let error):
             let failure = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
@@ -314,25 +361,35 @@ final class ProgressSaver: Sendable {
 }
 
 /// Decides when a chunk's progress is worth reporting (about ten times a second) and
-/// saving to the database (at most twice a second), and measures the speed between saves.
+/// saving to the database (at most twice a second), and measures the speed over the last
+/// few seconds. After a wait for the network, the first progress is saved at once and
+/// reported as a new start, and the speed is measured afresh.
 struct ProgressThrottle {
     private var lastReport = ContinuousClock.Instant.now - .seconds(1)
     private var lastSave = ContinuousClock.Instant.now
-    private var bytesAtLastSave: Int64?
+    private var rate = TransferRate()
+    private var waiting = false
 
-    mutating func due(at now: ContinuousClock.Instant, receivedBytes: Int64) -> (report: Bool, save: Bool, bytesPerSecond: Double?) {
-        let report = now - lastReport >= .milliseconds(100)
-        let elapsed = now - lastSave
-        let save = elapsed >= .milliseconds(500)
-        if report { lastReport = now }
-        guard save else {
-            if bytesAtLastSave == nil { bytesAtLastSave = receivedBytes }
-            return (report, false, nil)
+    /// The transfer waits for its next try.
+    mutating func waitForRetry() {
+        waiting = true
+    }
+
+    mutating func due(at now: ContinuousClock.Instant, receivedBytes: Int64)
+        -> (report: Bool, save: Bool, bytesPerSecond: Double?, resumed: Bool)
+    {
+        let resumed = waiting
+        if resumed {
+            waiting = false
+            rate = TransferRate()
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let speed = bytesAtLastSave.map { Double(receivedBytes - $0) / seconds }
+        rate.add(receivedBytes, at: now)
+        let report = resumed || now - lastReport >= .milliseconds(100)
+        let save = resumed || now - lastSave >= .milliseconds(500)
+        if report { lastReport = now }
+        guard save else { return (report, false, nil, resumed) }
         lastSave = now
-        bytesAtLastSave = receivedBytes
-        return (report, true, speed)
+        let speed = rate.bytesPerSecond(at: now)
+        return (report, true, speed > 0 ? speed : nil, resumed)
     }
 }

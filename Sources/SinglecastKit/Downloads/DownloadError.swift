@@ -31,6 +31,8 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
     public var url: String
     /// How long the server asked us to wait before retrying (`Retry-After`), if it did.
     public var retryAfter: Duration?
+    /// Set when the transfer stopped waiting for the network: this long passed without a byte.
+    public var gaveUpAfter: Duration?
 
     public init(_ reason: Reason, url: URL, retryAfter: Duration? = nil) {
         self.init(reason, text: url.absoluteString, retryAfter: retryAfter)
@@ -56,6 +58,42 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         }
     }
 
+    /// The short reason a transient failure gives for waiting (see ``RetryReason``).
+    public var retryReason: RetryReason {
+        switch reason {
+        case .http(let error):
+            switch error.reason {
+            case .status(let code): return .http(code)
+            case .connectTimeout: return .connectTimeout
+            case .readTimeout: return .readTimeout
+            case .connectionClosed: return .connectionLost
+            case .tlsHandshakeFailed: return .tlsHandshake
+            case .unreachable(let detail): return Self.retryReason(unreachable: detail)
+            default: return .unreachable
+            }
+        case .incomplete: return .connectionLost
+        default: return .unreachable
+        }
+    }
+
+    /// What the system's words for an unreachable host say happened.
+    private static func retryReason(unreachable detail: String) -> RetryReason {
+        let text = detail.lowercased()
+        if text.contains("refused") { return .connectionRefused }
+        if text.contains("reset") || text.contains("broken pipe") || text.contains("closed") { return .connectionLost }
+        if text.contains("dns") || text.contains("resolve") || text.contains("name or service") || text.contains("getaddrinfo") {
+            return .hostNotFound
+        }
+        return .unreachable
+    }
+
+    /// This failure, marked as the one the transfer gave up on after `quiet` without a byte.
+    func givingUp(after quiet: Duration) -> DownloadError {
+        var error = self
+        error.gaveUpAfter = quiet
+        return error
+    }
+
     /// The HTTP status behind the failure, if there is one.
     public var httpStatus: Int? {
         if case .http(let error) = reason, case .status(let code) = error.reason { return code }
@@ -63,13 +101,18 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
     }
 
     public var errorDescription: String? {
+        guard let gaveUpAfter else { return description(of: reason) }
+        return "\(description(of: reason)) (gave up after \(gaveUpAfter.components.seconds) s without data)"
+    }
+
+    private func description(of reason: Reason) -> String {
         // A URL's password is never shown.
         let url = self.url.redactingURLPasswords
         switch reason {
         case .notAURL:
             return "the enclosure \u{201C}\(url)\u{201D} is not a URL"
         case .http(let error):
-            return error.errorDescription
+            return error.errorDescription ?? "\(url): \(error)"
         case .htmlInsteadOfMedia(let expected):
             return "\(url) sent an HTML page instead of \(expected ?? "the episode's audio or video")"
         case .incomplete(let received, let expected):

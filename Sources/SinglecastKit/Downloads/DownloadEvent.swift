@@ -26,10 +26,14 @@ public enum DownloadEvent: Equatable, Sendable {
     case ownedElsewhere(Download)
     /// The download waits for a free slot.
     case queued(Download)
-    /// The transfer started; `receivedBytes` is what was already on disk.
+    /// The transfer started (or started again after ``retrying(_:)``); `receivedBytes` is
+    /// what was already on disk.
     case started(Download)
     /// Bytes on disk so far (reported at most about ten times a second per download).
     case progress(id: Int64, receivedBytes: Int64, totalBytes: Int64?)
+    /// A transient failure: the transfer waits for its next try (the download's `nextTryAt`,
+    /// for its `retryReason`); ``started(_:)`` follows when a try gets an answer.
+    case retrying(Download)
     /// The file is whole at `file`.
     case completed(Download)
     /// The download stopped for good; `failure` names the URL or file and the cause.

@@ -12,6 +12,8 @@ public enum DownloadLifecycle {
         case transfer
         /// The file is whole and in place.
         case complete
+        /// A try failed transiently: the owner waits for the next one.
+        case retryLater
         /// The transfer failed for good.
         case fail
         /// The user pauses it; the partial file is kept.
@@ -40,21 +42,25 @@ public enum DownloadLifecycle {
     public static func transition(from state: DownloadState, on event: Event) -> Result<DownloadState, Refusal> {
         let refused = Result<DownloadState, Refusal>.failure(Refusal(state: state, event: event))
         switch (event, state) {
-        case (.claim, .notStarted), (.claim, .paused), (.claim, .cancelled), (.claim, .interrupted), (.claim, .error):
+        // A retrying download may be claimed: a resume asks for a try at once.
+        case (.claim, .notStarted), (.claim, .paused), (.claim, .cancelled), (.claim, .interrupted), (.claim, .error),
+            (.claim, .retrying):
             return .success(.waiting)
         case (.claim, _):
             return refused
-        case (.transfer, .waiting), (.transfer, .downloading):
+        case (.transfer, .waiting), (.transfer, .downloading), (.transfer, .retrying):
             return .success(.downloading)
-        case (.complete, .waiting), (.complete, .downloading):
+        case (.retryLater, .waiting), (.retryLater, .downloading), (.retryLater, .retrying):
+            return .success(.retrying)
+        case (.complete, .waiting), (.complete, .downloading), (.complete, .retrying):
             return .success(.completed)
-        case (.fail, .waiting), (.fail, .downloading):
+        case (.fail, .waiting), (.fail, .downloading), (.fail, .retrying):
             return .success(.error)
-        case (.interrupt, .waiting), (.interrupt, .downloading):
+        case (.interrupt, .waiting), (.interrupt, .downloading), (.interrupt, .retrying):
             return .success(.interrupted)
-        case (.transfer, _), (.complete, _), (.fail, _), (.interrupt, _):
+        case (.transfer, _), (.retryLater, _), (.complete, _), (.fail, _), (.interrupt, _):
             return refused
-        case (.pause, .notStarted), (.pause, .waiting), (.pause, .downloading), (.pause, .interrupted):
+        case (.pause, .notStarted), (.pause, .waiting), (.pause, .downloading), (.pause, .retrying), (.pause, .interrupted):
             return .success(.paused)
         case (.pause, _):
             return refused
@@ -77,6 +83,6 @@ public enum DownloadLifecycle {
 
     /// Whether a download in `state` has (or may have) a process working on it.
     public static func isUnderWay(_ state: DownloadState) -> Bool {
-        state == .waiting || state == .downloading
+        state == .waiting || state == .downloading || state == .retrying
     }
 }

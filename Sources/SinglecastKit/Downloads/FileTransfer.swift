@@ -12,8 +12,8 @@ import Darwin
 /// Downloads one file: resumable, verified, and atomic.
 ///
 /// The body streams (with backpressure) into `<destination>.part`; the validator needed to
-/// resume safely is kept beside it in `<destination>.part.meta`. Transient failures are
-/// retried with exponential backoff, each attempt resuming from the bytes already on disk
+/// resume safely is kept beside it in `<destination>.part.meta`. Transient failures wait for
+/// the network (see ``RetryPolicy``), each try resuming from the bytes already on disk
 /// with `Range` and `If-Range`. Only a complete, verified file is renamed to its final path,
 /// so a file at the final path is always whole.
 public struct FileTransfer: Sendable {
@@ -31,38 +31,62 @@ public struct FileTransfer: Sendable {
         }
     }
 
-    /// When and how often transient failures are retried.
+    /// When transient failures are tried again, and when the transfer stops waiting.
+    ///
+    /// A transient failure never ends a transfer by itself: it waits, each wait `growth`
+    /// times longer than the one before (minus up to `jitter` of it at random, so clients
+    /// do not come back in step) and never longer than `maxDelay`, until `giveUpAfter` has
+    /// passed without a byte received.
     public struct RetryPolicy: Sendable {
-        /// Attempts in a row that may fail without adding bytes to the partial file.
-        /// An attempt that adds bytes resets the count, so a flaky server that keeps
-        /// dropping the connection still gets the whole file.
-        public var maxAttempts: Int
-        /// The wait before the first retry; it doubles with each further retry.
+        /// The daemon's default give-up time: a day.
+        public static let daemonGiveUp: Duration = .seconds(24 * 3600)
+        /// A foreground `download`'s default give-up time: ten minutes.
+        public static let foregroundGiveUp: Duration = .seconds(600)
+
+        /// How long a transfer goes on trying without receiving a byte.
+        public var giveUpAfter: Duration
+        /// The wait before the first retry.
         public var baseDelay: Duration
+        /// How much longer each further wait is.
+        public var growth: Double
         /// The longest wait, `Retry-After` included.
         public var maxDelay: Duration
+        /// The largest fraction of a wait taken off at random.
+        public var jitter: Double
+        /// How many times in a row a server may answer a range that does not fit the partial
+        /// file (which starts it over) before the transfer fails.
+        public var maxRestarts: Int
 
-        public init(maxAttempts: Int = 6, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)) {
-            self.maxAttempts = maxAttempts
+        public init(
+            giveUpAfter: Duration = Self.daemonGiveUp, baseDelay: Duration = .seconds(1), growth: Double = 1.4,
+            maxDelay: Duration = .seconds(300), jitter: Double = 0.2, maxRestarts: Int = 5
+        ) {
+            self.giveUpAfter = giveUpAfter
             self.baseDelay = baseDelay
+            self.growth = max(1, growth)
             self.maxDelay = maxDelay
+            self.jitter = min(max(jitter, 0), 1)
+            self.maxRestarts = maxRestarts
         }
 
-        /// The wait before retry number `retry` (1 for the first): the server's `Retry-After`
-        /// when it sent one, else `baseDelay · 2^(retry-1)`; never more than `maxDelay`.
-        public func delay(beforeRetry retry: Int, retryAfter: Duration? = nil) -> Duration {
-            if let retryAfter { return min(max(retryAfter, .zero), maxDelay) }
-            let exponential = baseDelay * (1 << min(max(retry - 1, 0), 30))
-            return min(exponential, maxDelay)
+        /// The wait before retry number `retry` (1 for the first): `baseDelay · growth^(retry-1)`,
+        /// at most `maxDelay`, less `random · jitter` of it (`random` in 0..<1).
+        public func delay(beforeRetry retry: Int, random: Double = 0) -> Duration {
+            let nominal = min(baseDelay.inSeconds * pow(growth, Double(min(max(retry - 1, 0), 200))), maxDelay.inSeconds)
+            let jittered = nominal * (1 - jitter * min(max(random, 0), 1))
+            return .microseconds(Int64((jittered * 1_000_000).rounded()))
         }
     }
 
     public let session: HTTPSession
     public let retryPolicy: RetryPolicy
+    /// The hosts' outages, shared by every download of this transfer.
+    public let outages: HostOutages
 
-    public init(session: HTTPSession, retryPolicy: RetryPolicy = RetryPolicy()) {
+    public init(session: HTTPSession, retryPolicy: RetryPolicy = RetryPolicy(), outages: HostOutages = HostOutages()) {
         self.session = session
         self.retryPolicy = retryPolicy
+        self.outages = outages
     }
 
     /// The partial file used while downloading to `destination`.
@@ -78,17 +102,24 @@ public struct FileTransfer: Sendable {
     /// Downloads `url` into `destination`, the final path, resuming from an existing
     /// `<destination>.part` when there is one.
     ///
+    /// A transient failure (see ``DownloadError/isTransient``) makes the transfer wait for the
+    /// host's next try (see ``HostOutages``) and resume from the bytes on disk; it ends only
+    /// after ``RetryPolicy/giveUpAfter`` without a byte, throwing the last failure with
+    /// ``DownloadError/gaveUpAfter`` set.
+    ///
     /// - Parameters:
     ///   - announcedType: the enclosure's type from the feed; an HTML page is accepted only
     ///     when it is a `text/` type.
     ///   - progress: called once per received chunk (keep it cheap; throttle on your side).
+    ///   - waiting: called when the transfer starts to wait for its next try.
     /// - Returns: the final path: `destination`, with an extension taken from the response's
     ///   `Content-Type` when `destination` has none.
     /// - Throws: ``DownloadError``, or `CancellationError` when the task is cancelled (the
     ///   partial file is kept for a later resume).
     public func download(
         _ url: URL, to destination: URL, announcedType: String?,
-        progress: @Sendable (Progress) -> Void = { _ in }
+        progress: @Sendable (Progress) -> Void = { _ in },
+        waiting: @Sendable (RetryWait) async -> Void = { _ in }
     ) async throws -> URL {
         let directory = destination.deletingLastPathComponent()
         do {
@@ -100,14 +131,21 @@ public struct FileTransfer: Sendable {
         let job = Job(
             url: url, destination: destination, announcedType: announcedType,
             part: Self.partURL(for: destination), info: Self.partInfoURL(for: destination))
-        var failures = 0
-        var mostOnDisk: Int64 = 0
+        let host = HostOutages.host(of: url)
+        var lastByte = ContinuousClock.now
+        var restarts = 0
         while true {
             try Task.checkCancellation()
+            if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > .now {
+                // Another download found the host down: wait for the same next try.
+                try await wait(job, host: host, until: min(planned.at, lastByte + retryPolicy.giveUpAfter), planned.reason, waiting)
+            }
             let failure: DownloadError
+            var received: Int64 = 0
             do {
-                switch try await attempt(job, progress: progress) {
+                switch try await attempt(job, received: &received, progress: progress) {
                 case .finished(let final):
+                    outages.recovered(host: host)
                     return final
                 case .restart(let why):
                     failure = DownloadError(.unusableRange(why), url: url)
@@ -116,24 +154,36 @@ public struct FileTransfer: Sendable {
                 failure = error
             }
             if Task.isCancelled { throw CancellationError() }
-            let onDisk = fileSize(atPath: job.part.path) ?? 0
-            if onDisk > mostOnDisk {
-                mostOnDisk = onDisk
-                failures = 1
-            } else {
-                failures += 1
+            if received > 0 {
+                lastByte = .now
+                outages.recovered(host: host)
             }
-            guard failures < retryPolicy.maxAttempts else { throw failure }
             if case .unusableRange = failure.reason {
-                Self.logger.info("starting over", metadata: ["url": "\(url)", "reason": "\(failure.localizedDescription)"])
+                restarts += 1
+                guard restarts <= retryPolicy.maxRestarts else { throw failure }
+                Self.logger.info("starting over", metadata: ["url": "\(url.redacted)", "reason": "\(failure.localizedDescription)"])
                 continue
             }
-            let delay = retryPolicy.delay(beforeRetry: failures, retryAfter: failure.retryAfter)
+            restarts = 0
+            let quiet = ContinuousClock.now - lastByte
+            guard quiet < retryPolicy.giveUpAfter else { throw failure.givingUp(after: quiet) }
+            let next = outages.failed(host: host, reason: failure.retryReason, retryAfter: failure.retryAfter, policy: retryPolicy)
             Self.logger.info(
-                "retrying",
-                metadata: ["url": "\(url)", "after": "\(delay)", "bytesOnDisk": "\(onDisk)", "error": "\(failure.localizedDescription)"])
-            try await Task.sleep(for: delay)
+                "waiting to retry",
+                metadata: ["url": "\(url.redacted)", "until": "\(next)", "error": "\(failure.localizedDescription)"])
+            try await wait(job, host: host, until: min(next, lastByte + retryPolicy.giveUpAfter), failure.retryReason, waiting)
         }
+    }
+
+    /// Reports the wait, then waits until `time` (or a ``HostOutages/tryNow(host:)``).
+    private func wait(
+        _ job: Job, host: String, until time: ContinuousClock.Instant, _ reason: RetryReason,
+        _ waiting: @Sendable (RetryWait) async -> Void
+    ) async throws {
+        let nextTry = Date().addingTimeInterval((time - ContinuousClock.now).inSeconds)
+        let onDisk = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
+        await waiting(RetryWait(reason: reason, nextTry: nextTry, receivedBytes: onDisk ?? 0))
+        try await outages.wait(host: host, until: time)
     }
 
     // MARK: - One attempt
@@ -155,7 +205,8 @@ public struct FileTransfer: Sendable {
         case restart(String)
     }
 
-    private func attempt(_ job: Job, progress: @Sendable (Progress) -> Void) async throws -> Outcome {
+    /// One request; `received` counts the body bytes it wrote.
+    private func attempt(_ job: Job, received: inout Int64, progress: @Sendable (Progress) -> Void) async throws -> Outcome {
         let url = job.url
         let onDisk = fileSize(atPath: job.part.path) ?? 0
         let saved = onDisk > 0 ? PartInfo.read(from: job.info) : nil
@@ -247,6 +298,7 @@ public struct FileTransfer: Sendable {
                 throw DownloadError.fileSystem("write to", path: job.part.path, errno: failure, url: url)
             }
             offset += Int64(buffer.readableBytes)
+            received += Int64(buffer.readableBytes)
             if sniffPending && offset >= Self.sniffLength {
                 sniffPending = false
                 try checkNotHTML(fd, job)

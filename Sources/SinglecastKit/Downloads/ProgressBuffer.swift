@@ -130,6 +130,17 @@ public struct ProgressBuffer: Sendable {
         } != nil
     }
 
+    /// Records that the owner's transfer waits for its next try. Returns false when the
+    /// download is no longer under way (paused or cancelled elsewhere): the owner should stop.
+    @discardableResult
+    public func recordRetryWait(id: Int64, _ wait: RetryWait) async throws -> Bool {
+        try await change(id: id, on: .retryLater) { download in
+            download.receivedBytes = wait.receivedBytes
+            download.retryReason = wait.reason
+            download.nextTryAt = wait.nextTry
+        } != nil
+    }
+
     /// Records a whole file at `file`, releasing the owner.
     public func recordCompleted(id: Int64, file: String, size: Int64) async throws -> Download? {
         try await change(id: id, on: .complete) { download in
@@ -145,9 +156,10 @@ public struct ProgressBuffer: Sendable {
     }
 
     /// Records a download stopped before completion (`.pause`, `.cancel` or `.interrupt`),
-    /// releasing the owner; a cancelled download's partial file is removed.
+    /// releasing the owner; a cancelled download's partial file is removed. `failure` says why
+    /// an interrupted one stopped, when a failure did it (the network did not come back).
     /// Returns the download as stored, or the refusal.
-    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event) async throws
+    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event, failure: String? = nil) async throws
         -> Result<Download, DownloadLifecycle.Refusal>?
     {
         try await library.withDownloadStore { store in
@@ -158,9 +170,9 @@ public struct ProgressBuffer: Sendable {
             case .success(let state):
                 let destination = URL(fileURLWithPath: download.file)
                 if event == .cancel { Self.removePartialFiles(for: destination) }
-                download.state = state
+                Self.enter(state, &download)
                 download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
-                Self.release(&download)
+                download.failure = failure
                 try store.update(download)
                 return .success(download)
             }
@@ -187,9 +199,8 @@ public struct ProgressBuffer: Sendable {
             guard var download = try store.download(id: id),
                 case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event)
             else { return nil }
-            download.state = state
+            Self.enter(state, &download)
             update(&download)
-            if !DownloadLifecycle.isUnderWay(state) { Self.release(&download) }
             try store.update(download)
             return download
         }
@@ -198,14 +209,19 @@ public struct ProgressBuffer: Sendable {
     /// Moves `download` on `event`, which the caller knows to be allowed.
     private static func apply(_ event: DownloadLifecycle.Event, to download: inout Download) {
         guard case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event) else { return }
-        download.state = state
-        if !DownloadLifecycle.isUnderWay(state) { release(&download) }
-        download.updatedAt = Date()
+        enter(state, &download)
     }
 
-    private static func release(_ download: inout Download) {
-        download.owner = nil
-        download.bytesPerSecond = nil
+    /// Puts `download` in `state`, now: the owner is released once it is no longer under way,
+    /// a speed is kept only while downloading and a next try only while retrying.
+    private static func enter(_ state: DownloadState, _ download: inout Download) {
+        download.state = state
+        if !DownloadLifecycle.isUnderWay(state) { download.owner = nil }
+        if state != .downloading { download.bytesPerSecond = nil }
+        if state != .retrying {
+            download.retryReason = nil
+            download.nextTryAt = nil
+        }
         download.updatedAt = Date()
     }
 

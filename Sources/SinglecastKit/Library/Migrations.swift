@@ -127,6 +127,13 @@ extension Library {
                 t.uniqueKey(["downloadId", "file"])
             }
         }
+        migrator.registerMigration("v4-network") { db in
+            // A download waiting for the network: why, and when it tries again.
+            try db.alter(table: "download") { t in
+                t.add(column: "retryReason", .text)
+                t.add(column: "nextTryAt", .datetime)
+            }
+        }
         return migrator
     }
 }

@@ -56,6 +56,8 @@ struct DownloadRow: Codable, Equatable, Sendable {
     var ownerStartTime: Int64?
     var background: Bool
     var updatedAt: Date
+    var retryReason: String?
+    var nextTryAt: Date?
 
     init(_ download: Download) {
         id = download.id > 0 ? download.id : nil
@@ -73,6 +75,8 @@ struct DownloadRow: Codable, Equatable, Sendable {
         ownerStartTime = download.owner?.startTime.map { Int64(bitPattern: $0) }
         background = download.background
         updatedAt = download.updatedAt
+        retryReason = download.retryReason?.rawValue
+        nextTryAt = download.nextTryAt
     }
 
     /// The public snapshot of a stored row.
@@ -82,7 +86,8 @@ struct DownloadRow: Codable, Equatable, Sendable {
             expectedBytes: expectedBytes, file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle,
             failure: message, mediaType: mediaType, bytesPerSecond: bytesPerSecond,
             owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime.map { UInt64(bitPattern: $0) }) },
-            background: background, updatedAt: updatedAt)
+            background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
+            nextTryAt: nextTryAt)
     }
 }
 

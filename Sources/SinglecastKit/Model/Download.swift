@@ -22,8 +22,11 @@ public struct Download: Equatable, Hashable, Sendable {
     public var failure: String?
     /// The enclosure's type as the feed announced it.
     public var mediaType: String?
-    /// The transfer speed last measured by the owner, while downloading.
+    /// The transfer speed the owner last measured (over the last few seconds), while downloading.
     public var bytesPerSecond: Double?
+    /// While retrying: why, and when the next try starts.
+    public var retryReason: RetryReason?
+    public var nextTryAt: Date?
     /// The process downloading it, while the state is waiting or downloading.
     public var owner: DownloadOwner?
     /// Whether the background daemon is responsible for it (and resumes it when it restarts).
@@ -34,7 +37,8 @@ public struct Download: Equatable, Hashable, Sendable {
         id: Int64, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
         expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
         failure: String? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
-        owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date()
+        owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date(),
+        retryReason: RetryReason? = nil, nextTryAt: Date? = nil
     ) {
         self.id = id
         self.enclosureURL = enclosureURL
@@ -50,12 +54,27 @@ public struct Download: Equatable, Hashable, Sendable {
         self.owner = owner
         self.background = background
         self.updatedAt = updatedAt
+        self.retryReason = retryReason
+        self.nextTryAt = nextTryAt
     }
 
-    /// The seconds left at the last measured speed, while downloading.
-    public var secondsLeft: Double? {
-        guard state == .downloading, let expectedBytes, let bytesPerSecond, bytesPerSecond > 0 else { return nil }
-        return Double(max(0, expectedBytes - receivedBytes)) / bytesPerSecond
+    /// Whether the download is downloading but its owner saved nothing for more than
+    /// ``TransferRate/stallTime`` (owners save about twice a second while bytes arrive): no
+    /// byte arrives, or the owner is stuck or gone.
+    public func isStalled(at now: Date = Date()) -> Bool {
+        state == .downloading && now.timeIntervalSince(updatedAt) > TransferRate.stallTime.inSeconds
+    }
+
+    /// The current speed: only while downloading and not stalled.
+    public func currentBytesPerSecond(at now: Date = Date()) -> Double? {
+        guard state == .downloading, !isStalled(at: now), let bytesPerSecond, bytesPerSecond > 0 else { return nil }
+        return bytesPerSecond
+    }
+
+    /// The seconds left at the current speed (see ``currentBytesPerSecond(at:)``).
+    public func secondsLeft(at now: Date = Date()) -> Double? {
+        guard let expectedBytes, let speed = currentBytesPerSecond(at: now) else { return nil }
+        return Double(max(0, expectedBytes - receivedBytes)) / speed
     }
 
     /// The fraction done, when the total is known.

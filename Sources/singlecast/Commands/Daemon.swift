@@ -23,9 +23,15 @@ extension Singlecast {
         @Option(name: .customLong("idle-exit"), help: "Exit after this many seconds with nothing to do (default: stay up).")
         var idleExit: Int?
 
+        @Option(
+            name: .customLong("give-up-after"),
+            help: "End a download in the error state after this long without a byte while the network is away (90s, 10m, 24h; default 24h, or $SINGLECAST_GIVE_UP_AFTER).")
+        var giveUpAfter: String?
+
         func validate() throws {
             guard (1...32).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
             if let idleExit, idleExit < 0 { throw ValidationError("--idle-exit must not be negative.") }
+            _ = try GiveUpTime.resolve(option: giveUpAfter, environment: global.environment, fallback: .zero)
         }
 
         func run() async throws {
@@ -35,6 +41,8 @@ extension Singlecast {
             configuration.onComplete = onComplete
             configuration.idleExit = idleExit.map { .seconds($0) }
             configuration.http = global.httpConfiguration(compressed: false)
+            configuration.retryPolicy.giveUpAfter = try GiveUpTime.resolve(
+                option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.daemonGiveUp)
             let daemon = DownloadDaemon(configuration: configuration) { line in
                 printError("\(Date().formatted(.iso8601)) \(line)")
             }

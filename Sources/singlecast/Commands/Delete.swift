@@ -39,7 +39,7 @@ extension Singlecast {
             let chosen = numbers.map { entries[$0 - 1] }
             let deleted = try await buffer.deleteFiles(of: chosen)
             if json {
-                try printJSON(deleted.map(DownloadJSON.init))
+                try printJSON(deleted.map { DownloadJSON($0) })
             } else {
                 for download in deleted { print("deleted: \(download.file)") }
                 if deleted.isEmpty { print("No downloaded files to delete.") }

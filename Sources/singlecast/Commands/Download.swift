@@ -38,6 +38,11 @@ extension Singlecast {
             help: "Also save each episode's transcripts and chapters beside its file (and those still missing of episodes already downloaded).")
         var withExtras = false
 
+        @Option(
+            name: .customLong("give-up-after"),
+            help: "Stop a download after this long without a byte while the network is away (90s, 10m, 24h; default 10m, or $SINGLECAST_GIVE_UP_AFTER).")
+        var giveUpAfter: String?
+
         func validate() throws {
             _ = try EpisodeNumbers.parse(episodes)
             if episodes.isEmpty && !new { throw ValidationError("Give episode numbers, or --new.") }
@@ -45,6 +50,10 @@ extension Singlecast {
             if let jobs, !(1...32).contains(jobs) {
                 throw ValidationError("--jobs must be between 1 and 32, not \(jobs).")
             }
+            if background && giveUpAfter != nil {
+                throw ValidationError("--give-up-after applies to a foreground download; give it to `singlecast daemon`.")
+            }
+            _ = try GiveUpTime.resolve(option: giveUpAfter, environment: global.environment, fallback: .zero)
         }
 
         func run() async throws {
@@ -67,7 +76,7 @@ extension Singlecast {
             if withExtras {
                 for index in requests.indices { requests[index].withExtras = true }
             }
-            try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
+            try await DownloadRun(global: global, jobs: jobs, json: json, background: background, giveUpAfter: giveUpAfter)
                 .start(requests, buffer: buffer)
         }
     }
@@ -79,6 +88,9 @@ struct DownloadRun {
     var jobs: Int?
     var json: Bool
     var background: Bool
+    /// `--give-up-after`, when given: how long a foreground download waits for the network
+    /// without a byte (else `SINGLECAST_GIVE_UP_AFTER`, else ten minutes).
+    var giveUpAfter: String?
 
     func start(_ requests: [DownloadRequest], buffer: ProgressBuffer) async throws {
         if background {
@@ -91,17 +103,29 @@ struct DownloadRun {
             }
             return
         }
+        let giveUp = try GiveUpTime.resolve(
+            option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.foregroundGiveUp)
         let renderer = ProgressRenderer(mode: json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines))
+        // Live lines are redrawn twice a second even without news: a stall or a countdown shows.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                renderer.tick()
+            }
+        }
+        defer { ticker.cancel() }
         let outcome = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
             let engine = DownloadEngine(
-                buffer: buffer, transfer: FileTransfer(session: session),
-                maximumConcurrentDownloads: jobs ?? 3, events: renderer.handle)
+                buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: .init(giveUpAfter: giveUp)),
+                maximumConcurrentDownloads: jobs ?? 3, giveUp: .interrupt, events: renderer.handle)
             return try await SignalGuard.run(onSignal: { await engine.stopAll() }) {
                 try await engine.enqueue(requests)
                 await engine.waitUntilIdle()
             }
         }
+        ticker.cancel()
         renderer.finish()
+        if renderer.gaveUpCount > 0 { throw ExitCode.failure }
         if outcome.interrupted { throw ExitCode(130) }
         if renderer.failureCount > 0 { throw ExitCode.failure }
     }

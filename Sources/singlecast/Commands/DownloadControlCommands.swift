@@ -83,7 +83,7 @@ struct OutcomeJSON: Encodable {
     private init(_ id: Int64, _ outcome: String, _ download: SinglecastKit.Download?) {
         self.id = id
         self.outcome = outcome
-        self.download = download.map(DownloadJSON.init)
+        self.download = download.map { DownloadJSON($0) }
     }
 }
 

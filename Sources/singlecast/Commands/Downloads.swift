@@ -69,8 +69,16 @@ struct DownloadJSON: Encodable {
     var message: String?
     /// The transcripts and chapters saved or failing beside the file (in `downloads --json`).
     var extras: [ExtraJSON]?
+    /// Downloading, but nothing arrived for a few seconds (or its owner stopped saving).
+    var stalled: Bool
+    /// The current speed and time left: only while downloading and not stalled.
+    var bytesPerSecond: Double?
+    var secondsLeft: Double?
+    /// While retrying: why (`connection-refused`, `http-503`, …) and when the next try starts.
+    var retryReason: String?
+    var nextTryAt: Date?
 
-    init(_ record: SinglecastKit.Download) {
+    init(_ record: SinglecastKit.Download, now: Date = Date()) {
         id = record.id
         podcast = record.podcastTitle
         title = record.episodeTitle
@@ -81,6 +89,11 @@ struct DownloadJSON: Encodable {
         progress = record.fractionCompleted
         file = record.file
         message = record.failure
+        stalled = record.isStalled(at: now)
+        bytesPerSecond = record.currentBytesPerSecond(at: now)
+        secondsLeft = record.secondsLeft(at: now)
+        retryReason = record.retryReason?.rawValue
+        nextTryAt = record.nextTryAt
     }
 
     /// With the download's transcripts and chapters.
@@ -116,28 +129,33 @@ struct ExtraJSON: Encodable {
 /// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
     /// With an Extras column (`2 saved, 1 failed`) when any download has transcripts or chapters.
-    static func render(_ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:]) -> String {
+    static func render(_ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:], now: Date = Date()) -> String {
         let showsExtras = !extras.isEmpty
         var table = TextTable(
             headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"] + (showsExtras ? ["Extras"] : []),
             rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
-            table.rows.append([
+            let speed: String =
+                record.isStalled(at: now)
+                ? "stalled" : record.currentBytesPerSecond(at: now).map { Format.bytes(Int64($0)) + "/s" } ?? ""
+            var row: [String] = [
                 String(record.id),
-                record.state.rawValue,
+                record.state == .retrying ? Words.retrying(record, now: now) : record.state.rawValue,
                 record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
                 bytes(record.receivedBytes, of: record.expectedBytes),
-                record.state == .downloading ? record.bytesPerSecond.map { Format.bytes(Int64($0)) + "/s" } ?? "" : "",
-                record.secondsLeft.map { Format.duration(seconds: Int($0)) } ?? "",
+                speed,
+                record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
                 SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
                 record.file,
-            ] + (showsExtras ? [Self.extras(extras[record.id] ?? [])] : []))
+            ]
+            if showsExtras { row.append(Self.extras(extras[record.id] ?? [])) }
+            table.rows.append(row)
         }
         let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
         let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
         let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
-        let speed = unfinished.reduce(0.0) { $0 + ($1.state == .downloading ? $1.bytesPerSecond ?? 0 : 0) }
-        let active = unfinished.filter { $0.state == .downloading || $0.state == .waiting }.count
+        let speed = unfinished.reduce(0.0) { $0 + ($1.currentBytesPerSecond(at: now) ?? 0) }
+        let active = unfinished.filter { DownloadLifecycle.isUnderWay($0.state) }.count
         var total = "Total: \(downloads.count - unfinished.count) completed, \(active) active"
         if !unfinished.isEmpty {
             total += ", \(bytes(received, of: expected)) of the unfinished ones"

@@ -112,7 +112,7 @@ struct SubscriptionRemoval {
         let library = buffer.library
         let urls = Set(try await library.episodes(podcastID: podcast.id).compactMap { $0.episode.enclosure?.url })
         let downloads = try await library.downloads().filter { urls.contains($0.enclosureURL) }
-        let running = downloads.filter { [.waiting, .downloading, .paused, .interrupted].contains($0.state) }.map(\.id)
+        let running = downloads.filter { [.waiting, .downloading, .retrying, .paused, .interrupted].contains($0.state) }.map(\.id)
         if !running.isEmpty {
             if await daemon.isRunning() {
                 _ = try await daemon.send(ControlRequest(command: .cancel, ids: running))

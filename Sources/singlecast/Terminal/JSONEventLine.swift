@@ -15,6 +15,8 @@ enum JSONEventLine {
         var message: String?
         var ownerPID: Int32?
         var extras: [ExtraJSON]?
+        var retryReason: String?
+        var nextTryAt: Date?
     }
 
     static func write(_ event: DownloadEvent) {
@@ -27,6 +29,7 @@ enum JSONEventLine {
         case .completed(let download): line = make("completed", download)
         case .stopped(let download): line = make("stopped", download)
         case .failed(let download): line = make("failed", download)
+        case .retrying(let download): line = make("retrying", download)
         case .deletedByRetention(let download): line = make("deleted-by-retention", download)
         case .extras(let download, let files):
             line = make("extras", download)
@@ -43,6 +46,7 @@ enum JSONEventLine {
         Line(
             event: name, id: download.id, title: download.episodeTitle, url: download.enclosureURL.redactingURLPasswords,
             state: download.state, receivedBytes: download.receivedBytes, totalBytes: download.expectedBytes,
-            file: download.file, message: download.failure, ownerPID: download.owner?.processID)
+            file: download.file, message: download.failure, ownerPID: download.owner?.processID,
+            retryReason: download.retryReason?.rawValue, nextTryAt: download.nextTryAt)
     }
 }

@@ -13,6 +13,8 @@ final class ProgressRenderer: Sendable {
         var total: Int64?
         var rate = TransferRate()
         var lastReportedTenth: Int
+        /// While waiting for the network: the download as the engine reported it.
+        var retrying: SinglecastKit.Download?
     }
 
     private struct State {
@@ -20,6 +22,7 @@ final class ProgressRenderer: Sendable {
         var order: [Int64] = []
         var finishedBytes: Int64 = 0
         var failures = 0
+        var gaveUp = 0
         var linesOnScreen = 0
         var lastDraw = ContinuousClock.Instant.now - .seconds(1)
         /// Text produced under the lock, written by ``flush(_:)`` outside it.
@@ -35,12 +38,20 @@ final class ProgressRenderer: Sendable {
 
     /// How many downloads failed.
     var failureCount: Int { state.withLock { $0.failures } }
+    /// How many downloads stopped because the network did not come back in time.
+    var gaveUpCount: Int { state.withLock { $0.gaveUp } }
 
     /// Takes one event from the engine.
     func handle(_ event: DownloadEvent) {
         if mode == .json {
             JSONEventLine.write(event)
-            if case .failed = event { state.withLock { $0.failures += 1 } }
+            state.withLock { state in
+                switch event {
+                case .failed: state.failures += 1
+                case .stopped(let record) where Self.gaveUp(record): state.gaveUp += 1
+                default: break
+                }
+            }
             return
         }
         state.withLock { state in
@@ -57,11 +68,13 @@ final class ProgressRenderer: Sendable {
                     title: record.episodeTitle, received: record.receivedBytes, total: record.expectedBytes,
                     lastReportedTenth: Self.tenth(record.receivedBytes, record.expectedBytes))
                 state.active[id]!.rate.add(record.receivedBytes, at: .now)
-                state.order.append(id)
+                // A start after a wait for the network keeps its line.
+                if !state.order.contains(id) { state.order.append(id) }
                 let resumed = record.receivedBytes > 0 ? " (resuming at \(Format.bytes(record.receivedBytes)))" : ""
                 say("downloading: \(record.episodeTitle)\(resumed)", in: &state)
             case .progress(let id, let received, let total):
                 guard var active = state.active[id] else { return }
+                active.retrying = nil
                 active.received = received
                 active.total = total ?? active.total
                 active.rate.add(received, at: .now)
@@ -80,14 +93,22 @@ final class ProgressRenderer: Sendable {
                 finish(record.id, in: &state)
                 state.finishedBytes += record.receivedBytes
                 say("done: \(record.file)", in: &state)
+            case .retrying(let record):
+                state.active[record.id]?.retrying = record
+                state.active[record.id]?.received = record.receivedBytes
+                if mode == .lines {
+                    say("waiting for network: \(record.episodeTitle) (\(Words.retrying(record)))", in: &state)
+                } else {
+                    redraw(&state)
+                }
             case .failed(let record):
                 finish(record.id, in: &state)
                 state.failures += 1
                 say("error: \(record.episodeTitle): \(record.failure ?? "failed")", in: &state, toError: true)
             case .stopped(let record):
                 finish(record.id, in: &state)
-                let kept = record.receivedBytes > 0 ? ", \(Format.bytes(record.receivedBytes)) kept" : ""
-                say("\(record.state.rawValue): \(record.episodeTitle)\(kept)", in: &state)
+                if Self.gaveUp(record) { state.gaveUp += 1 }
+                say(Words.stopped(record), in: &state, toError: Self.gaveUp(record))
             case .deletedByRetention(let record):
                 say("deleted (keeping the newest): \(record.file)", in: &state)
             case .extras(let record, let files):
@@ -95,6 +116,21 @@ final class ProgressRenderer: Sendable {
             }
             flush(&state)
         }
+    }
+
+    /// Redraws the live lines, so that a stall or a countdown shows without new events.
+    func tick() {
+        guard mode == .live else { return }
+        state.withLock { state in
+            guard !state.order.isEmpty else { return }
+            redraw(&state)
+            flush(&state)
+        }
+    }
+
+    /// Whether a stopped download stopped because the network did not come back in time.
+    private static func gaveUp(_ record: SinglecastKit.Download) -> Bool {
+        record.state == .interrupted && record.failure != nil
     }
 
     /// Clears the live lines at the end.
@@ -135,8 +171,9 @@ final class ProgressRenderer: Sendable {
         clearLive(&state)
         guard !state.order.isEmpty else { return }
         let width = TTY.columns
-        var lines = state.order.compactMap { state.active[$0] }.map { Self.fit(Self.describe($0), width) }
-        lines.append(Self.fit(Self.totalLine(state), width))
+        let now = ContinuousClock.now
+        var lines = state.order.compactMap { state.active[$0] }.map { Self.fit(Self.describe($0, at: now), width) }
+        lines.append(Self.fit(Self.totalLine(state, at: now), width))
         write(lines.joined(separator: "\n") + "\n", in: &state)
         state.linesOnScreen = lines.count
         state.lastDraw = .now
@@ -161,9 +198,9 @@ final class ProgressRenderer: Sendable {
 
     // MARK: - Text
 
-    /// `Title  42%  12.3 MB of 30.1 MB  4.2 MB/s  0:04 left`
-    private static func describe(_ active: Active) -> String {
-        let speed = active.rate.bytesPerSecond
+    /// `Title  42%  12.3 MB of 30.1 MB  4.2 MB/s  0:04 left`, with `stalled` instead of the
+    /// speed when nothing arrived for a few seconds, or `waiting for network (retrying in 40 s: …)`.
+    private static func describe(_ active: Active, at now: ContinuousClock.Instant = .now) -> String {
         var parts = [SearchTable.truncate(active.title, 40)]
         if let total = active.total, total > 0 {
             parts.append("\(Int(Double(active.received) / Double(total) * 100))%")
@@ -171,18 +208,30 @@ final class ProgressRenderer: Sendable {
         } else {
             parts.append(Format.bytes(active.received))
         }
-        parts.append("\(Format.bytes(Int64(speed)))/s")
-        if let total = active.total, speed > 0 {
-            parts.append("\(Format.duration(seconds: Int(Double(total - active.received) / speed))) left")
+        if let retrying = active.retrying {
+            parts.append("waiting for network (\(Words.retrying(retrying)))")
+        } else if active.rate.isStalled(at: now) {
+            parts.append("stalled")
+        } else {
+            let speed = active.rate.bytesPerSecond(at: now)
+            parts.append("\(Format.bytes(Int64(speed)))/s")
+            if let total = active.total, speed > 0 {
+                parts.append("\(Format.duration(seconds: Int(Double(total - active.received) / speed))) left")
+            }
         }
         return parts.joined(separator: "  ")
     }
 
-    private static func totalLine(_ state: State) -> String {
+    /// The speed of a line that is transferring (not waiting, not stalled).
+    private static func speed(_ active: Active, at now: ContinuousClock.Instant) -> Double {
+        active.retrying == nil ? active.rate.bytesPerSecond(at: now) : 0
+    }
+
+    private static func totalLine(_ state: State, at now: ContinuousClock.Instant) -> String {
         let actives = state.order.compactMap { state.active[$0] }
         let received = actives.reduce(0) { $0 + $1.received }
         let total = actives.reduce(0) { $0 + ($1.total ?? $1.received) }
-        let speed = actives.reduce(0) { $0 + $1.rate.bytesPerSecond }
+        let speed = actives.reduce(0) { $0 + Self.speed($1, at: now) }
         var parts = ["Total"]
         if total > 0 { parts.append("\(Int(Double(received) / Double(total) * 100))%") }
         parts.append("\(Format.bytes(received)) of \(Format.bytes(total))")
@@ -198,24 +247,5 @@ final class ProgressRenderer: Sendable {
 
     private static func fit(_ line: String, _ width: Int) -> String {
         line.count < width ? line : String(line.prefix(max(1, width - 1)))
-    }
-}
-
-/// Speed over the last few seconds, from (time, bytes) samples.
-struct TransferRate {
-    private var samples: [(time: ContinuousClock.Instant, bytes: Int64)] = []
-
-    mutating func add(_ bytes: Int64, at time: ContinuousClock.Instant) {
-        samples.append((time, bytes))
-        while let first = samples.first, time - first.time > .seconds(3), samples.count > 2 {
-            samples.removeFirst()
-        }
-    }
-
-    var bytesPerSecond: Double {
-        guard let first = samples.first, let last = samples.last else { return 0 }
-        let elapsed = last.time - first.time
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0.05 ? Double(last.bytes - first.bytes) / seconds : 0
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SinglecastKit
 
 /// The sentences for the values the library returns: one place for each wording.
@@ -57,6 +58,45 @@ enum Words {
         case .claim: return "is \(state), nothing to resume"
         default: return "is \(state)"
         }
+    }
+
+    /// `connection refused`, `HTTP 503`, …
+    static func retryReason(_ reason: RetryReason) -> String {
+        if let status = reason.httpStatus { return "HTTP \(status)" }
+        switch reason {
+        case .connectionRefused: return "connection refused"
+        case .connectionLost: return "connection lost"
+        case .hostNotFound: return "host not found"
+        case .connectTimeout: return "connect timeout"
+        case .readTimeout: return "read timeout"
+        case .tlsHandshake: return "TLS handshake interrupted"
+        default: return "host unreachable"
+        }
+    }
+
+    /// `retrying in 40 s: connection refused` for a download waiting for its next try.
+    static func retrying(_ download: Download, now: Date = Date()) -> String {
+        let reason = download.retryReason.map { ": " + retryReason($0) } ?? ""
+        guard let next = download.nextTryAt else { return "retrying\(reason)" }
+        let seconds = Int(next.timeIntervalSince(now).rounded(.up))
+        return seconds > 0 ? "retrying in \(wait(seconds: seconds))\(reason)" : "retrying now\(reason)"
+    }
+
+    /// `40 s`, `3 min`, `2 h`.
+    static func wait(seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h"
+    }
+
+    /// The lines for a stopped download: `paused: Title, 3 MB kept`; for one interrupted because
+    /// the network did not come back, why and how to resume it.
+    static func stopped(_ download: Download) -> String {
+        let kept = download.receivedBytes > 0 ? ", \(Format.bytes(download.receivedBytes)) kept" : ""
+        let line = "\(download.state.rawValue): \(download.episodeTitle)\(kept)"
+        guard download.state == .interrupted, let failure = download.failure else { return line }
+        return line + ": " + failure + "\n"
+            + "  resume it with `singlecast resume \(download.id)` (in the background), or run this download again"
     }
 
     /// `line 12 (Title): duplicate of line 4, skipped`, …

@@ -363,9 +363,74 @@ struct DownloadEngineTests {
             #expect(h.log.completed.isEmpty && h.log.failed.isEmpty)
         }
     }
-}
 
-// MARK: - Harness
+    // MARK: - Waiting for the network
+
+    @Test func aDownloadWaitsForTheNetworkAndAResumeTriesAtOnce() async throws {
+        // Waits of 30 s: only the resume can make the download complete within the time limit.
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(120), baseDelay: .seconds(30), jitter: 0)
+        try await EngineHarness.run(limit: 2, timeLimit: 20, retryPolicy: policy) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
+            try await h.server.stop()
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
+            try await h.eventually(within: 10) { !h.log.retrying.isEmpty }
+            let waiting = try await h.record("/ep.mp3")
+            #expect(waiting.state == .retrying)
+            #expect(waiting.retryReason == .connectionRefused)
+            let nextTry = try #require(waiting.nextTryAt)
+            #expect(nextTry.timeIntervalSinceNow > 20)
+            #expect(waiting.owner == .current)
+            // Still under way: the engine (and so a daemon) is not idle.
+            #expect(await !h.engine.isIdle)
+
+            try await h.server.restart()
+            let outcomes = try await DownloadControl(buffer: h.buffer, engine: h.engine).apply(.resume, to: [waiting.id])
+            guard case .resumed(.claimed(let resumed))? = outcomes.first else {
+                Issue.record("not resumed: \(outcomes)")
+                return
+            }
+            #expect(resumed.id == waiting.id)
+            try await h.eventually(within: 8) { h.log.completed.count == 1 }
+            let done = try await h.record("/ep.mp3")
+            #expect(done.state == .completed)
+            #expect(done.retryReason == nil && done.nextTryAt == nil)
+            #expect(h.log.lifecycle == ["queued 1", "started 1", "retrying 1", "started 1", "completed 1"])
+        }
+    }
+
+    @Test(arguments: [DownloadLifecycle.Event.fail, .interrupt])
+    func aDownloadThatGetsNoByteForTheGiveUpTimeEnds(giveUp: DownloadLifecycle.Event) async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .milliseconds(500), baseDelay: .milliseconds(50))
+        try await EngineHarness.run(limit: 1, retryPolicy: policy, giveUp: giveUp) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
+            try await h.server.stop()
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
+            await h.engine.waitUntilIdle()
+            let record = try await h.record("/ep.mp3")
+            #expect(record.state == (giveUp == .fail ? .error : .interrupted))
+            #expect(record.failure?.contains("gave up after") == true)
+            #expect(record.owner == nil && record.nextTryAt == nil)
+            #expect(h.log.retrying.count >= 1)
+        }
+    }
+
+    @Test func aStalledTransferShowsNoSpeedInTheLibrary() async throws {
+        try await EngineHarness.run(limit: 1, timeLimit: 15) { h in
+            h.server.serve(
+                path: "/ep.mp3", generatedSize: 800_000, contentType: "audio/mpeg",
+                faults: [.stall(afterBytes: 400_000, seconds: 4.5)], bytesPerSecond: 400_000)
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
+            try await h.eventually(within: 5) { try await h.record("/ep.mp3").currentBytesPerSecond() != nil }
+            try await h.eventually(within: 8) { try await h.record("/ep.mp3").isStalled() }
+            let stalled = try await h.record("/ep.mp3")
+            #expect(stalled.state == .downloading)
+            #expect(stalled.currentBytesPerSecond() == nil)
+            #expect(stalled.secondsLeft() == nil)
+            await h.engine.waitUntilIdle()
+            #expect(try await h.record("/ep.mp3").state == .completed)
+        }
+    }
+}
 
 /// An engine over an in-memory library, a temporary `Episodes` folder and a local server.
 private struct EngineHarness: Sendable {
@@ -381,14 +446,17 @@ private struct EngineHarness: Sendable {
     /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
     /// including stopping whatever `body` left running, must finish within `timeLimit` seconds.
     static func run(
-        limit: Int, timeLimit: Double = 10, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
+        limit: Int, timeLimit: Double = 10, retryPolicy: FileTransfer.RetryPolicy? = nil,
+        giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
     ) async throws {
         try await TransferHarness.run(timeLimit: timeLimit) { base in
             let library = try Library.inMemory()
             let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
             let log = EngineEventLog()
+            let transfer = retryPolicy.map { FileTransfer(session: base.session, retryPolicy: $0) } ?? base.transfer
             let engine = DownloadEngine(
-                buffer: buffer, transfer: base.transfer, maximumConcurrentDownloads: limit, events: { log.record($0) })
+                buffer: buffer, transfer: transfer, maximumConcurrentDownloads: limit, giveUp: giveUp,
+                events: { log.record($0) })
             let harness = EngineHarness(base: base, library: library, buffer: buffer, engine: engine, log: log)
             do {
                 try await body(harness)
@@ -456,6 +524,7 @@ private final class EngineEventLog: Sendable {
             case .started(let record): "started \(record.id)"
             case .completed(let record): "completed \(record.id)"
             case .failed(let record): "failed \(record.id)"
+            case .retrying(let record): "retrying \(record.id)"
             case .stopped(let record): "stopped \(record.id)"
             case .deletedByRetention(let record): "deletedByRetention \(record.id)"
             case .extras(let record, _): "extras \(record.id)"
@@ -466,6 +535,10 @@ private final class EngineEventLog: Sendable {
 
     var started: [Int64] {
         all.compactMap { if case .started(let record) = $0 { record.id } else { nil } }
+    }
+
+    var retrying: [Download] {
+        all.compactMap { if case .retrying(let record) = $0 { record } else { nil } }
     }
 
     var completed: [Download] {

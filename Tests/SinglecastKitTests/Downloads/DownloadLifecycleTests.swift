@@ -7,12 +7,16 @@ import Testing
     static let allowed: [DownloadState: [DownloadLifecycle.Event: DownloadState]] = [
         .notStarted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed],
         .waiting: [
-            .transfer: .downloading, .complete: .completed, .fail: .error, .interrupt: .interrupted,
-            .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+            .transfer: .downloading, .retryLater: .retrying, .complete: .completed, .fail: .error,
+            .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
         ],
         .downloading: [
-            .transfer: .downloading, .complete: .completed, .fail: .error, .interrupt: .interrupted,
-            .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+            .transfer: .downloading, .retryLater: .retrying, .complete: .completed, .fail: .error,
+            .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+        ],
+        .retrying: [
+            .claim: .waiting, .transfer: .downloading, .retryLater: .retrying, .complete: .completed, .fail: .error,
+            .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
         ],
         .paused: [.claim: .waiting, .cancel: .cancelled, .fileFound: .completed],
         .completed: [.fileLost: .notStarted, .fileLostKeepingPart: .interrupted],
@@ -33,7 +37,7 @@ import Testing
         }
     }
 
-    @Test func onlyWaitingAndDownloadingAreUnderWay() {
-        #expect(DownloadState.allCases.filter(DownloadLifecycle.isUnderWay) == [.waiting, .downloading])
+    @Test func onlyWaitingDownloadingAndRetryingAreUnderWay() {
+        #expect(DownloadState.allCases.filter(DownloadLifecycle.isUnderWay) == [.waiting, .downloading, .retrying])
     }
 }

@@ -14,7 +14,8 @@ struct TransferHarness: Sendable {
     /// Runs `body` with a fresh harness; the whole thing must finish within `timeLimit` seconds.
     static func run(
         readTimeout: Duration = .seconds(5),
-        retryPolicy: FileTransfer.RetryPolicy = .init(maxAttempts: 6, baseDelay: .milliseconds(10), maxDelay: .seconds(2)),
+        retryPolicy: FileTransfer.RetryPolicy = .init(
+            giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
         timeLimit: Double = 20,
         _ body: @escaping @Sendable (TransferHarness) async throws -> Void
     ) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -188,20 +189,133 @@ struct FileTransferTests {
         }
     }
 
-    @Test func transientFailuresGiveUpAfterMaxAttempts() async throws {
-        try await TransferHarness.run(retryPolicy: .init(maxAttempts: 3, baseDelay: .milliseconds(5))) { h in
+    @Test func aTransferOutlastsMoreTransientFailuresThanAnyFixedCount() async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(60), baseDelay: .milliseconds(5), growth: 1.2)
+        try await TransferHarness.run(retryPolicy: policy) { h in
             h.server.serve(
                 path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg",
-                faults: [.status(500), .status(502), .status(503), .status(504)])
+                faults: Array(repeating: .status(503), count: 12))
             let destination = h.destination()
+            _ = try await h.transfer.download(h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg")
+            #expect(h.server.requests(for: "/ep.mp3").count == 13)
+            #expect(FileManager.default.contents(atPath: destination.path) == Self.content)
+        }
+    }
+
+    @Test func transientFailuresGiveUpOnlyAfterTheQuietTime() async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .milliseconds(1500), baseDelay: .milliseconds(10), growth: 1.5)
+        try await TransferHarness.run(retryPolicy: policy) { h in
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg",
+                faults: Array(repeating: .status(503), count: 200))
+            let destination = h.destination()
+            let waits = RetryWaitLog()
+            let started = ContinuousClock.now
             let error = await #expect(throws: DownloadError.self) {
                 _ = try await h.transfer.download(
-                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", waiting: { waits.record($0) })
             }
+            #expect(ContinuousClock.now - started >= .milliseconds(1500))
             #expect(error?.httpStatus == 503)
-            #expect(error?.isTransient == true)
-            #expect(h.server.requests(for: "/ep.mp3").count == 3)
+            #expect(error?.gaveUpAfter != nil)
+            #expect(error?.errorDescription?.hasSuffix("s without data)") == true)
+            // Tries go on until the quiet time is over, each one announced as a wait (how many
+            // fit in it depends on the machine's load; that more than the six of old are made is
+            // `aTransferOutlastsMoreTransientFailuresThanAnyFixedCount`).
+            let tries = h.server.requests(for: "/ep.mp3").count
+            #expect(tries >= 2)
+            #expect(waits.all.count == tries - 1)
+            #expect(waits.all.allSatisfy { $0.reason == .http(503) })
             #expect(!TransferHarness.exists(destination))
+        }
+    }
+
+    @Test(arguments: [401, 403, 404, 410])
+    func permanentFailuresEndAtOnceWithoutWaiting(status: Int) async throws {
+        try await TransferHarness.run { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", faults: [.status(status)])
+            let waits = RetryWaitLog()
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: h.destination(), announcedType: "audio/mpeg", waiting: { waits.record($0) })
+            }
+            #expect(error?.isTransient == false)
+            #expect(waits.all.isEmpty)
+            #expect(h.server.requests(for: "/ep.mp3").count == 1)
+        }
+    }
+
+    @Test func aServerThatGoesAwayAndComesBackIsResumedFromTheBytesOnDisk() async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(20), baseDelay: .milliseconds(50), growth: 1.4, maxDelay: .milliseconds(400))
+        try await TransferHarness.run(retryPolicy: policy, timeLimit: 30) { h in
+            let size: Int64 = 3_000_000
+            h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"v1\"", bytesPerSecond: 1_500_000)
+            let destination = h.destination()
+            let waits = RetryWaitLog()
+            let download = Task {
+                try await h.transfer.download(
+                    h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", waiting: { waits.record($0) })
+            }
+            let part = FileTransfer.partURL(for: destination)
+            try await pollUntil { (fileSize(atPath: part.path) ?? 0) > 500_000 }
+            try await h.server.stop()
+            // Gone for a second: the transfer waits, refused, and keeps its part.
+            try await pollUntil { waits.all.contains { $0.reason == .connectionRefused } }
+            try await Task.sleep(for: .seconds(1))
+            let kept = fileSize(atPath: part.path) ?? 0
+            #expect(kept > 500_000)
+            try await h.server.restart()
+            let final = try await download.value
+            #expect(try Data(contentsOf: final) == TestServer.generatedBytes(offset: 0, count: Int(size)))
+            let resumedFrom = h.server.requests(for: "/ep.mp3").compactMap(\.range).last
+            #expect(resumedFrom == "bytes=\(kept)-")
+            #expect(waits.all.allSatisfy { $0.receivedBytes > 0 && $0.nextTry > Date() - 5 })
+        }
+    }
+
+    @Test func aHostThatRefusesConnectionsDoesNotHoldUpAnother() async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(20), baseDelay: .milliseconds(100), growth: 1.4, maxDelay: .milliseconds(500))
+        try await TransferHarness.run(retryPolicy: policy, timeLimit: 30) { h in
+            let other = try await TestServer.start()
+            other.serve(path: "/b.mp3", data: Self.content, contentType: "audio/mpeg")
+            h.server.serve(path: "/a1.mp3", data: Self.content, contentType: "audio/mpeg")
+            h.server.serve(path: "/a2.mp3", data: Self.content, contentType: "audio/mpeg")
+            try await h.server.stop()
+            let waits = RetryWaitLog()
+            let downloads = ["/a1.mp3", "/a2.mp3"].map { path in
+                Task {
+                    try await h.transfer.download(
+                        h.server.url(path), to: h.destination(String(path.dropFirst())), announcedType: "audio/mpeg",
+                        waiting: { waits.record($0) })
+                }
+            }
+            // The working host's download completes while the other host refuses.
+            let b = try await h.transfer.download(other.url("/b.mp3"), to: h.destination("b.mp3"), announcedType: "audio/mpeg")
+            #expect(try Data(contentsOf: b) == Self.content)
+            try await pollUntil { waits.all.count >= 4 }
+            // One outage for the host: both downloads wait for the same next tries.
+            let tries = waits.all.map(\.nextTry).sorted()
+            #expect(zip(tries, tries.dropFirst()).contains { $1.timeIntervalSince($0) < 0.02 })
+            #expect(waits.all.allSatisfy { $0.reason == .connectionRefused })
+            try await h.server.restart()
+            for download in downloads {
+                #expect(try Data(contentsOf: try await download.value) == Self.content)
+            }
+            try await other.stop()
+        }
+    }
+
+    @Test func retryAfterOfAMinuteWaitsAsLongAsThePolicyAllows() async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(20), baseDelay: .milliseconds(10), maxDelay: .milliseconds(800))
+        try await TransferHarness.run(retryPolicy: policy) { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", faults: [.status(503, retryAfter: 60)])
+            let waits = RetryWaitLog()
+            let started = ContinuousClock.now
+            let final = try await h.transfer.download(
+                h.server.url("/ep.mp3"), to: h.destination(), announcedType: "audio/mpeg", waiting: { waits.record($0) })
+            #expect(ContinuousClock.now - started >= .milliseconds(790))
+            #expect(try Data(contentsOf: final) == Self.content)
+            #expect(waits.all.map(\.reason) == [.http(503)])
         }
     }
 
@@ -477,17 +591,6 @@ struct FileTransferHelperTests {
         #expect(FileTransfer.parseRetryAfter("soon", now: now) == nil)
     }
 
-    @Test func retryDelaysDoubleAndAreCapped() {
-        let policy = FileTransfer.RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(500), maxDelay: .seconds(30))
-        #expect(policy.delay(beforeRetry: 1) == .milliseconds(500))
-        #expect(policy.delay(beforeRetry: 2) == .seconds(1))
-        #expect(policy.delay(beforeRetry: 4) == .seconds(4))
-        #expect(policy.delay(beforeRetry: 10) == .seconds(30))
-        #expect(policy.delay(beforeRetry: 1000) == .seconds(30))
-        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(3)) == .seconds(3))
-        #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(3600)) == .seconds(30))
-    }
-
     @Test(arguments: [
         ("<!DOCTYPE html><html>", true),
         ("\u{FEFF}\n  <!doctype HTML>", true),
@@ -529,5 +632,25 @@ extension ContentRange {
         self.first = first
         self.last = last
         self.total = total
+    }
+}
+
+/// The waits a transfer announced, from any thread.
+final class RetryWaitLog: Sendable {
+    private let waits = Mutex<[RetryWait]>([])
+
+    func record(_ wait: RetryWait) {
+        waits.withLock { $0.append(wait) }
+    }
+
+    var all: [RetryWait] { waits.withLock { $0 } }
+}
+
+/// Polls `condition` every 10 ms, for at most 15 s.
+func pollUntil(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now + .seconds(15)
+    while try await !condition() {
+        try #require(ContinuousClock.now < deadline, "condition not met in time", sourceLocation: sourceLocation)
+        try await Task.sleep(for: .milliseconds(10))
     }
 }

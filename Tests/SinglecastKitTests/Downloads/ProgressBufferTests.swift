@@ -125,6 +125,43 @@ struct ProgressBufferTests {
         }
     }
 
+    @Test func aRetryingEntryKeepsItsReasonAndNextTryOnlyWhileRetrying() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: getpid())
+            let nextTry = Date(timeIntervalSince1970: 1_800_000_000)
+            #expect(try await h.buffer.recordTransfer(id: record.id, receivedBytes: 500, expectedBytes: 9_000, bytesPerSecond: 250))
+            #expect(try await h.buffer.recordRetryWait(
+                id: record.id, RetryWait(reason: .connectionRefused, nextTry: nextTry, receivedBytes: 700)))
+
+            let waiting = try await h.row(record)
+            #expect(waiting.state == .retrying)
+            #expect(waiting.retryReason == .connectionRefused)
+            #expect(waiting.nextTryAt == nextTry)
+            #expect(waiting.receivedBytes == 700)
+            #expect(waiting.bytesPerSecond == nil)
+            #expect(waiting.owner == .current)
+
+            #expect(try await h.buffer.recordTransfer(id: record.id, receivedBytes: 800, expectedBytes: 9_000, bytesPerSecond: nil))
+            let again = try await h.row(record)
+            #expect(again.state == .downloading)
+            #expect(again.retryReason == nil && again.nextTryAt == nil)
+        }
+    }
+
+    @Test func aRetryingEntryOfADeadOwnerBecomesInterrupted() async throws {
+        try await BufferHarness.run { h in
+            let record = try await h.claim("Episode", processID: try BufferHarness.exitedProcessID())
+            try await h.buffer.recordRetryWait(id: record.id, RetryWait(reason: .http(503), nextTry: Date(), receivedBytes: 0))
+            #expect(try await h.row(record).state == .retrying)
+
+            try await h.buffer.rebuild()
+
+            let rebuilt = try await h.row(record)
+            #expect(rebuilt.state == .interrupted)
+            #expect(rebuilt.owner == nil && rebuilt.retryReason == nil && rebuilt.nextTryAt == nil)
+        }
+    }
+
     @Test func entryOfALiveOwnerIsLeftAlone() async throws {
         try await BufferHarness.run { h in
             let record = try await h.claim("Episode", processID: getpid())

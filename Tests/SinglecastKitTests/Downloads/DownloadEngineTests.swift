@@ -400,7 +400,7 @@ struct DownloadEngineTests {
 
     @Test(arguments: [DownloadLifecycle.Event.fail, .interrupt])
     func aDownloadThatGetsNoByteForTheGiveUpTimeEnds(giveUp: DownloadLifecycle.Event) async throws {
-        let policy = FileTransfer.RetryPolicy(giveUpAfter: .milliseconds(500), baseDelay: .milliseconds(50))
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(1), baseDelay: .milliseconds(50))
         try await EngineHarness.run(limit: 1, retryPolicy: policy, giveUp: giveUp) { h in
             h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
             try await h.server.stop()
@@ -410,7 +410,7 @@ struct DownloadEngineTests {
             #expect(record.state == (giveUp == .fail ? .error : .interrupted))
             #expect(record.failure?.contains("gave up after") == true)
             #expect(record.owner == nil && record.nextTryAt == nil)
-            #expect(h.log.retrying.count >= 1)
+            #expect(!h.log.retrying.isEmpty)
         }
     }
 

@@ -174,7 +174,7 @@ import TestSupport
     @Test func anIdleDaemonStartedOnDemandExits() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
-        let daemon = try show.cli.start(["daemon", "--idle-exit", "1"], outputName: "daemon")
+        let daemon = try show.cli.start(["daemon", "--idle-exit", "4"], outputName: "daemon")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
         try await waitUntil(timeout: .seconds(15)) { !daemon.isRunning }

@@ -75,19 +75,20 @@ struct FeedMarkupRepair {
     private var copied = 0
     /// Whether anything but whitespace has been passed on.
     private var hasContent = false
-    /// The line at the start of the current chunk, counted until the first fault.
-    private var line = 1
     /// The line of the first fault, or nil for a well-formed document.
     private(set) var firstFaultLine: Int?
 
     /// Takes the next piece of UTF-8 text (`filterFault`: the offset in it of a fault the
-    /// input filter repaired) and hands the repaired text to `emit`.
+    /// input filter repaired) and hands the repaired text to `emit`. `lineAtEnd` is the line
+    /// on which the text emitted so far ends (libxml2 counts them), for the first fault.
     mutating func process(
         _ bytes: UnsafeRawBufferPointer,
         filterFault: Int?,
         isFinal: Bool,
+        lineAtEnd: Int,
         emit: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        line = lineAtEnd
         if carry.isEmpty {
             try repair(bytes, filterFault: filterFault, isFinal: isFinal, emit: emit)
         } else {
@@ -100,6 +101,9 @@ struct FeedMarkupRepair {
         }
     }
 
+    /// The line on which the current chunk starts.
+    private var line = 1
+
     private mutating func repair(
         _ buffer: UnsafeRawBufferPointer,
         filterFault: Int?,
@@ -111,9 +115,6 @@ struct FeedMarkupRepair {
         isRepaired = false
         output.removeAll(keepingCapacity: true)
         let end = scan(buffer, isFinal: isFinal)
-        if firstFaultLine == nil {
-            line += Self.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<end]))
-        }
         carry = Array(buffer[end...])
         if !isRepaired {
             if end > 0 { try emit(UnsafeRawBufferPointer(rebasing: buffer[..<end])) }
@@ -278,9 +279,17 @@ struct FeedMarkupRepair {
         let nameEnd = index
         var quote: UInt8?
         var tagEnd: Int?
+        var hasReference = false
         while index < buffer.count {
+            if let open = quote {
+                // Most of a tag is its values: skip to the quote that ends this one.
+                index = Self.firstIndex(of: open, UInt8(ascii: "&"), UInt8(ascii: "<"), in: buffer, from: index)
+                guard index < buffer.count else { break }
+            }
             let byte = buffer[index]
-            if byte == UInt8(ascii: "<") {
+            if byte == UInt8(ascii: "&") {
+                hasReference = true
+            } else if byte == UInt8(ascii: "<") {
                 return index  // a tag without its `>`, or an unclosed quote: left to libxml2
             } else if let open = quote {
                 if byte == open { quote = nil }
@@ -299,7 +308,7 @@ struct FeedMarkupRepair {
         }
         index = nameEnd
         quote = nil
-        while index < tagEnd {
+        while hasReference, index < tagEnd {
             let byte = buffer[index]
             if let open = quote {
                 if byte == open {
@@ -327,8 +336,15 @@ struct FeedMarkupRepair {
 
     /// Whether an element of this name never holds another: RSS `<item>`, Atom `<entry>`.
     private static func isEpisode(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.elementsEqual("item".utf8) || name.elementsEqual("entry".utf8)
+        switch name.count {
+        case 4: name[0] == UInt8(ascii: "i") && name[1] == UInt8(ascii: "t") && name[2] == UInt8(ascii: "e")
+            && name[3] == UInt8(ascii: "m")
+        case 5: name.elementsEqual(entry)
+        default: false
+        }
     }
+
+    private static let entry = Array("entry".utf8)
 
     /// Closes the `count` innermost open elements with end tags put before `offset`.
     private mutating func closeOpenElements(_ count: Int, at offset: Int, in buffer: UnsafeRawBufferPointer) {
@@ -492,24 +508,23 @@ struct FeedMarkupRepair {
     }
 
     /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, or nil: the
-    /// common case, told apart without a lookup.
+    /// common case, told apart by comparing words.
     private static func predefinedEntityEnd(_ buffer: UnsafeRawBufferPointer, at start: Int) -> Int? {
-        func matches(_ rest: StaticString, at offset: Int) -> Int? {
-            let end = start + offset + rest.utf8CodeUnitCount
-            guard end <= buffer.count else { return nil }
-            for index in 0..<rest.utf8CodeUnitCount where buffer[start + offset + index] != rest.utf8Start[index] {
-                return nil
-            }
-            return end
+        guard start + 8 <= buffer.count else { return nil }
+        let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        for (pattern, mask, length) in predefinedEntities where word & mask == pattern {
+            return start + length
         }
-        guard start + 1 < buffer.count else { return nil }
-        switch buffer[start + 1] {
-        case UInt8(ascii: "l"), UInt8(ascii: "g"): return matches("t;", at: 2)
-        case UInt8(ascii: "a"): return matches("mp;", at: 2) ?? matches("pos;", at: 2)
-        case UInt8(ascii: "q"): return matches("uot;", at: 2)
-        default: return nil
-        }
+        return nil
     }
+
+    /// XML's entity references as little-endian words, with the mask of their bytes.
+    private static let predefinedEntities: [(pattern: UInt64, mask: UInt64, length: Int)] =
+        ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"].map { reference in
+            let bytes = Array(reference.utf8)
+            let pattern = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+            return (pattern, (1 << (8 * UInt64(bytes.count))) - 1, bytes.count)
+        }
 
     private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
         switch byte {
@@ -615,29 +630,37 @@ struct FeedMarkupRepair {
         }
     }
 
-    /// The index of the first `a` or `b` in `buffer` from `start` on, or its count; eight
-    /// bytes at a time.
+    /// The index of the first `a` or `b` in `buffer` from `start` on, or its count.
     static func firstIndex(of a: UInt8, or b: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
+        firstIndex(of: a, b, b, in: buffer, from: start)
+    }
+
+    /// The index of the first `a`, `b` or `c` in `buffer` from `start` on, or its count;
+    /// eight bytes at a time.
+    @inline(__always)
+    static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
         let count = buffer.count
         var index = start
         let lows = UInt64(0x0101_0101_0101_0101)
         let highs = UInt64(0x8080_8080_8080_8080)
         let patternA = lows &* UInt64(a)
         let patternB = lows &* UInt64(b)
+        let patternC = lows &* UInt64(c)
         while index + 8 <= count {
             let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let xa = word ^ patternA
             let xb = word ^ patternB
+            let xc = word ^ patternC
             // A zero byte flags a match; borrows can flag only bytes after the first match.
-            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb) & highs
+            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (xc &- lows) & ~xc) & highs
             if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
             index += 8
         }
-        while index < count, buffer[index] != a, buffer[index] != b { index += 1 }
+        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] != c { index += 1 }
         return index
     }
 
-    /// The number of line feeds in `bytes`.
+    /// The number of line feeds in `bytes`, eight bytes at a time.
     static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
         var total = 0
         var index = 0

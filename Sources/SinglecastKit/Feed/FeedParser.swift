@@ -87,9 +87,9 @@ public final class FeedParser {
     public func finish() throws -> Feed {
         if !isHalted {
             try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: repairAndPush)
-            try repair.process(UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true) {
-                push($0, .utf8)
-            }
+            try repair.process(
+                UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true, lineAtEnd: lineAtEnd()
+            ) { push($0, .utf8) }
         }
         if filter.isBlank {
             throw FeedError.empty(source: source)
@@ -133,11 +133,22 @@ public final class FeedParser {
         context.pointee.instate == XML_PARSER_EOF || reader.pointee.otherRoot != nil
     }
 
+    /// The line on which what libxml2 has been given ends: the line it has read to, and the
+    /// line feeds it holds unread (counted until the first fault).
+    private func lineAtEnd() -> Int {
+        guard repair.firstFaultLine == nil, let input = context.pointee.input else { return 1 }
+        var line = Int(input.pointee.line)
+        if let current = input.pointee.cur, let end = input.pointee.end, current < end {
+            line += FeedMarkupRepair.newlines(in: UnsafeRawBufferPointer(start: current, count: end - current))
+        }
+        return line
+    }
+
     /// Hands what the filter passes on to libxml2, through the markup repair when it is UTF-8.
     private func repairAndPush(_ bytes: UnsafeRawBufferPointer, _ output: FeedInputFilter.Output, _ fault: Int?) throws {
         switch output {
         case .utf8:
-            try repair.process(bytes, filterFault: fault, isFinal: false) { push($0, .utf8) }
+            try repair.process(bytes, filterFault: fault, isFinal: false, lineAtEnd: lineAtEnd()) { push($0, .utf8) }
         case .asSent:
             push(bytes, .asSent)
         }

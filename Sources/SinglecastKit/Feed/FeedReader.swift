@@ -160,7 +160,10 @@ struct FeedReader {
         case (_, .container(let scope)):
             guard Self.enters(scope, in: parent.scope) else { return }
             scopes.append((scope, depth))
-            if scope == .item { episode = EpisodeDraft() }
+            if scope == .item {
+                episode = EpisodeDraft()
+                episode.rdfAbout = attributes.value(.about, namespace: .rdf)
+            }
         case (_, .text(var field)):
             if field == .guid, namespace == .rss, attributes.value(.isPermaLink) == "true" {
                 field = .permalinkGuid
@@ -533,6 +536,8 @@ private struct EpisodeDraft {
     var title: String?
     var itunesTitle: String?
     var mediaTitle: String?
+    /// RSS 1.0's `rdf:about`: the item's URI, its guid when it has no other.
+    var rdfAbout: String?
     /// The best Media RSS `<media:content>`, used when there is no `<enclosure>`.
     var mediaContent = Preferred<Enclosure>()
     var guid: String?
@@ -548,27 +553,27 @@ private struct EpisodeDraft {
     var chaptersURL: String?
 
     /// The episode; `podcastTitle` names it when nothing else can.
-    func episode(podcastTitle: String) -> Episode {
+    func episode(podcastTitle: @autoclosure () -> String) -> Episode {
         let enclosure = enclosure ?? mediaContent.value
         return Episode(
-            title: fallbackTitle(enclosure: enclosure) ?? podcastTitle, guid: guid, link: link.value,
+            title: fallbackTitle(enclosure: enclosure) ?? podcastTitle(), guid: guid ?? rdfAbout, link: link.value,
             published: published.value, duration: duration, description: description.value, enclosure: enclosure,
             season: season, episodeNumber: episodeNumber, explicit: explicit, transcriptURL: transcriptURL,
             chaptersURL: chaptersURL
         )
     }
 
-    /// `<title>`, else `<itunes:title>`, else `<media:title>`, else the media file's name
+    /// `<title>`, else `<media:title>`, else `<itunes:title>`, else the media file's name
     /// without extension, else the date (`2024-07-03`), else the guid or link.
     private func fallbackTitle(enclosure: Enclosure?) -> String? {
-        if let title = title ?? itunesTitle ?? mediaTitle { return title }
+        if let title = title ?? mediaTitle ?? itunesTitle { return title }
         if let file = enclosure?.location?.deletingPathExtension().lastPathComponent, !file.isEmpty, file != "/" {
             return file
         }
         if let date = published.value {
             return ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withFullDate])
         }
-        return guid.flatMap { $0.isEmpty ? nil : $0 } ?? link.value
+        return (guid ?? rdfAbout).flatMap { $0.isEmpty ? nil : $0 } ?? link.value
     }
 }
 

@@ -20,7 +20,7 @@ final class FeedVocabulary {
     /// The attributes the parser reads.
     enum AttributeName: Int, CaseIterable {
         case href, rel, url, length, type, base
-        case isPermaLink, fileSize, medium
+        case isPermaLink, fileSize, medium, about
     }
 
     /// The vocabularies of feeds.

@@ -12,12 +12,21 @@ private func repaired(_ text: String, chunkSize: Int = .max) throws -> (text: St
     repeat {
         let end = min(bytes.count, start + min(chunkSize, bytes.count))
         try bytes[start..<end].withUnsafeBytes { chunk in
-            try repair.process(chunk, filterFault: nil, isFinal: false) { output += $0 }
+            try repair.process(chunk, filterFault: nil, isFinal: false, lineAtEnd: lineAtEnd(output)) {
+                output += $0
+            }
         }
         start = end
     } while start < bytes.count
-    try repair.process(UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true) { output += $0 }
+    try repair.process(
+        UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true, lineAtEnd: lineAtEnd(output)
+    ) { output += $0 }
     return (String(decoding: output, as: UTF8.self), repair.firstFaultLine)
+}
+
+/// The line on which `text` ends, as libxml2 would count it.
+private func lineAtEnd(_ text: [UInt8]) -> Int {
+    1 + text.filter { $0 == 0x0A }.count
 }
 
 @Suite struct FeedMarkupRepairTests {

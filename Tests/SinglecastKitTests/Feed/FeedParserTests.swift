@@ -100,7 +100,9 @@ private func date(_ iso8601: String) -> Date {
         #expect(feed.podcast.description == "RSS 1.0")
         #expect(
             feed.episodes == [
-                Episode(title: "RDF item", link: "https://example.com/rdf/1", published: date("2024-05-01T12:00:00Z"))
+                Episode(
+                    title: "RDF item", guid: "https://example.com/rdf/1", link: "https://example.com/rdf/1",
+                    published: date("2024-05-01T12:00:00Z"))
             ]
         )
     }
@@ -486,7 +488,7 @@ private func date(_ iso8601: String) -> Date {
         #expect(
             feed.episodes.map(\.title) == [
                 "From media:title", "test", "2024-07-03", "mt-4", "https://example.com/nothing-but-a-link",
-                "From itunes:title",
+                "From media:title again", "From itunes:title",
             ])
         #expect(feed.podcast.title == "The iTunes Title")
     }

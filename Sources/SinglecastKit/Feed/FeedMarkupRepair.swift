@@ -1,4 +1,5 @@
 import CLibXML2
+import Glibc
 
 /// Repairs the markup of ill-formed feeds in the UTF-8 text the input filter hands on, before
 /// libxml2 reads it, so that one fault costs one character or one tag instead of every episode
@@ -568,19 +569,23 @@ struct FeedMarkupRepair {
     }
 
     private mutating func close() {
-        guard openEnds.popLast() != nil else { return }
+        guard let end = openEnds.popLast() else { return }
         openHasChildren.removeLast()
-        openNames.removeSubrange(openStart(openEnds.count)...)
+        openNames.removeLast(end - openStart(openEnds.count))
     }
 
     /// How many elements are open inside the innermost open element called `name`; nil when
     /// none is.
     private func openDepth(of name: UnsafeRawBufferPointer) -> Int? {
-        for (depth, index) in openEnds.indices.reversed().prefix(Self.matchedDepth).enumerated()
-        where openNames[openStart(index)..<openEnds[index]].elementsEqual(name) {
-            return depth
+        openNames.withUnsafeBytes { names in
+            for (depth, index) in openEnds.indices.reversed().prefix(Self.matchedDepth).enumerated() {
+                let start = openStart(index)
+                if openEnds[index] - start == name.count, name.isEmpty || memcmp(names.baseAddress! + start, name.baseAddress!, name.count) == 0 {
+                    return depth
+                }
+            }
+            return nil
         }
-        return nil
     }
 
     // MARK: - Output

@@ -31,7 +31,7 @@ extension Singlecast {
                 guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                 return try await resolver.stored(current)
             }
-            for warning in saved.warnings { printError("warning: \(warning)") }
+            for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
             try await buffer.adoptCompleteFiles(of: saved.podcast)
             // Copying a large feed's new pages into the database file overlaps the printing.
             async let copied: Void = library.checkpoint(emptyingLog: false)

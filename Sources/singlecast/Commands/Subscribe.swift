@@ -45,7 +45,7 @@ extension Singlecast {
                 for feed in feeds {
                     do {
                         let saved = try await resolver.load(FeedReference(feed))
-                        for warning in saved.warnings { printError("warning: \(warning)") }
+                        for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast

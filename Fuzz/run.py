@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Runs one libFuzzer target of Fuzz/ for a given time and reports what it did.
+
+    Fuzz/run.py TARGET SECONDS
+
+TARGET is feed-parse, feed-dates, episode-duration or opml-reader, built by Fuzz/build.sh.
+The corpus (Fuzz/.build/corpus/TARGET) is seeded from Fixtures/ first: whole documents for
+the feed and OPML targets, the text of the date and duration elements of the fixture feeds
+(and the strings of the parsers' test tables) for the others. The run is niced, limited to
+256 MiB and 1 s per input; it prints executions per second, coverage (libFuzzer's cov: and
+ft:), and the findings (crash-, leak-, timeout-, oom- files), and keeps the log beside them.
+"""
+import gzip
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "Fuzz" / ".build"
+FIXTURES = ROOT / "Fixtures"
+TESTS = ROOT / "Tests" / "SinglecastKitTests" / "Feed"
+
+# target: (maximum input length, dictionary, what the seeds are)
+TARGETS = {
+    "feed-parse": (65536, "xml.dict", "documents"),
+    "opml-reader": (65536, "xml.dict", "opml"),
+    "feed-dates": (128, "dates.dict", "dates"),
+    "episode-duration": (64, None, "durations"),
+}
+
+DATE_ELEMENTS = rb"<(pubDate|published|updated|dc:date|lastBuildDate)\b[^>]*>([^<]*)<"
+DURATION_ELEMENTS = rb"<itunes:duration\b[^>]*>([^<]*)<"
+
+
+def fixture_feeds():
+    for path in sorted(list((FIXTURES / "feeds").iterdir()) + list((FIXTURES / "cli").iterdir())):
+        data = path.read_bytes()
+        yield path.name, gzip.decompress(data) if path.suffix == ".gz" else data
+
+
+def table_strings(test_file):
+    """The string literals of a parser's test tables."""
+    text = (TESTS / test_file).read_bytes()
+    return [m.encode() for m in re.findall(r'"((?:[^"\\\n]|\\.)*)"', text.decode())]
+
+
+def seeds(kind):
+    if kind == "documents":
+        yield from fixture_feeds()
+    elif kind == "opml":
+        for path in sorted((FIXTURES / "opml").iterdir()):
+            yield path.name, path.read_bytes()
+    elif kind == "dates":
+        for name, data in fixture_feeds():
+            for index, match in enumerate(re.finditer(DATE_ELEMENTS, data)):
+                yield f"{name}-{index}", match.group(2)
+        for index, value in enumerate(table_strings("RFC822DateTests.swift")):
+            yield f"table-{index}", value
+    elif kind == "durations":
+        for name, data in fixture_feeds():
+            for index, match in enumerate(re.finditer(DURATION_ELEMENTS, data)):
+                yield f"{name}-{index}", match.group(1)
+        for index, value in enumerate(table_strings("EpisodeDurationTests.swift")):
+            yield f"table-{index}", value
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in TARGETS or not sys.argv[2].isdigit():
+        sys.exit(f"usage: Fuzz/run.py {{{','.join(TARGETS)}}} SECONDS")
+    target, seconds = sys.argv[1], int(sys.argv[2])
+    binary = BUILD / target
+    if not binary.exists():
+        sys.exit(f"{binary} is missing: run Fuzz/build.sh {target} first")
+    max_len, dictionary, kind = TARGETS[target]
+    corpus = BUILD / "corpus" / target
+    corpus.mkdir(parents=True, exist_ok=True)
+    for name, data in seeds(kind):
+        (corpus / f"seed-{name}").write_bytes(data)
+    findings = BUILD / "findings" / target
+    findings.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    log = findings / f"run-{stamp}.log"
+    command = ["nice", "-n", "19", str(binary), str(corpus),
+               f"-max_total_time={seconds}", "-rss_limit_mb=256", "-timeout=1", f"-max_len={max_len}",
+               f"-artifact_prefix={findings}/", "-print_final_stats=1", "-reload=0"]
+    if dictionary:
+        command.append(f"-dict={ROOT / 'Fuzz' / dictionary}")
+    env = dict(os.environ)
+    suppressions = ROOT / "Fuzz" / "lsan.supp"
+    if suppressions.exists():
+        env["LSAN_OPTIONS"] = f"suppressions={suppressions}:print_suppressions=0"
+    before = {p.name for p in findings.iterdir()}
+    started = time.time()
+    with open(log, "wb") as out:
+        # -fork would keep going after a finding; plain runs stop at the first one, so rerun
+        # until the time is used up, each finding saved.
+        while time.time() - started < seconds - 5:
+            left = int(seconds - (time.time() - started))
+            command[5] = f"-max_total_time={left}"
+            status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
+            if status == 0:
+                break
+    elapsed = time.time() - started
+    text = log.read_text(errors="replace")
+    status_lines = re.findall(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+).*?exec/s: (\d+)", text, re.M)
+    # Each libFuzzer run starts with "INFO: Seed:"; its last "#N" line counts its executions.
+    executions = sum(max((int(n) for n in re.findall(r"^#(\d+)", run, re.M)), default=0)
+                     for run in text.split("INFO: Seed:")[1:])
+    new = sorted(p.name for p in findings.iterdir() if p.name not in before and not p.name.startswith("run-"))
+    version = (BUILD / f"{target}.version").read_text().strip() if (BUILD / f"{target}.version").exists() else "?"
+    print(f"target: {target} (built from {version})")
+    print(f"time: {elapsed:.0f} s, executions: {executions}, exec/s: {executions / elapsed:.0f}")
+    if status_lines:
+        last = status_lines[-1]
+        print(f"coverage: cov {last[1]}, ft {last[2]}; corpus {len(list(corpus.iterdir()))} inputs")
+    print(f"findings: {len(new)}" + "".join(f"\n  {findings / name}" for name in new))
+    print(f"log: {log}")
+
+
+if __name__ == "__main__":
+    main()

@@ -67,6 +67,19 @@ def seeds(kind):
             yield f"table-{index}", value
 
 
+def triage(binary, finding):
+    """For a timeout, how long the input takes when run alone: libFuzzer's timer counts wall
+    time, so on a loaded machine a niced run can be descheduled past the limit."""
+    if not finding.name.startswith("timeout-"):
+        return ""
+    result = subprocess.run([str(binary), "-runs=3", "-timeout=10", str(finding)], capture_output=True, text=True,
+                            env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+    times = [int(t) for t in re.findall(r"^Executed .* in (\d+) ms", result.stderr, re.M)]
+    if times and max(times) < 1000:
+        return f" (not reproduced: {max(times)} ms when run alone; the machine was overloaded)"
+    return f" (reproduced: {max(times) if times else '?'} ms when run alone)"
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in TARGETS or not sys.argv[2].isdigit():
         sys.exit(f"usage: Fuzz/run.py {{{','.join(TARGETS)}}} SECONDS")
@@ -88,7 +101,9 @@ def main():
                f"-artifact_prefix={findings}/", "-print_final_stats=1", "-reload=0"]
     if dictionary:
         command.append(f"-dict={ROOT / 'Fuzz' / dictionary}")
-    env = dict(os.environ)
+    # libFuzzer's own handler reports a Swift trap (with the sanitizer's symbolized stack);
+    # Swift's backtracer would take over, slowly, and trip ASan as it reads the process.
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
     suppressions = ROOT / "Fuzz" / "lsan.supp"
     if suppressions.exists():
         env["LSAN_OPTIONS"] = f"suppressions={suppressions}:print_suppressions=0"
@@ -116,7 +131,7 @@ def main():
     if status_lines:
         last = status_lines[-1]
         print(f"coverage: cov {last[1]}, ft {last[2]}; corpus {len(list(corpus.iterdir()))} inputs")
-    print(f"findings: {len(new)}" + "".join(f"\n  {findings / name}" for name in new))
+    print(f"findings: {len(new)}" + "".join(f"\n  {findings / name}{triage(binary, findings / name)}" for name in new))
     print(f"log: {log}")
 
 

@@ -96,9 +96,11 @@ def main():
     findings.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     log = findings / f"run-{stamp}.log"
-    command = ["nice", "-n", "19", str(binary), str(corpus),
-               f"-max_total_time={seconds}", "-rss_limit_mb=256", "-timeout=1", f"-max_len={max_len}",
-               f"-artifact_prefix={findings}/", "-print_final_stats=1", "-reload=0"]
+    # Fork mode: one child process at a time does the fuzzing, and the run goes on after a
+    # finding (each is saved under findings/), so the whole time is used.
+    command = ["nice", "-n", "19", str(binary), str(corpus), "-fork=1", "-ignore_crashes=1",
+               "-ignore_timeouts=1", "-ignore_ooms=1", f"-max_total_time={seconds}", "-rss_limit_mb=256",
+               "-timeout=1", f"-max_len={max_len}", f"-artifact_prefix={findings}/"]
     if dictionary:
         command.append(f"-dict={ROOT / 'Fuzz' / dictionary}")
     # libFuzzer's own handler reports a Swift trap (with the sanitizer's symbolized stack);
@@ -110,27 +112,19 @@ def main():
     before = {p.name for p in findings.iterdir()}
     started = time.time()
     with open(log, "wb") as out:
-        # -fork would keep going after a finding; plain runs stop at the first one, so rerun
-        # until the time is used up, each finding saved.
-        while time.time() - started < seconds - 5:
-            left = int(seconds - (time.time() - started))
-            command[5] = f"-max_total_time={left}"
-            status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
-            if status == 0:
-                break
+        subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     elapsed = time.time() - started
     text = log.read_text(errors="replace")
-    status_lines = re.findall(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+).*?exec/s: (\d+)", text, re.M)
-    # Each libFuzzer run starts with "INFO: Seed:"; its last "#N" line counts its executions.
-    executions = sum(max((int(n) for n in re.findall(r"^#(\d+)", run, re.M)), default=0)
-                     for run in text.split("INFO: Seed:")[1:])
+    # "#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: O/T/X time: Ss job: J dft_time: D"
+    status_lines = re.findall(r"^#(\d+): cov: (\d+) ft: (\d+) corp: (\d+).*?oom/timeout/crash: (\S+)", text, re.M)
+    executions = int(status_lines[-1][0]) if status_lines else 0
     new = sorted(p.name for p in findings.iterdir() if p.name not in before and not p.name.startswith("run-"))
     version = (BUILD / f"{target}.version").read_text().strip() if (BUILD / f"{target}.version").exists() else "?"
     print(f"target: {target} (built from {version})")
     print(f"time: {elapsed:.0f} s, executions: {executions}, exec/s: {executions / elapsed:.0f}")
     if status_lines:
         last = status_lines[-1]
-        print(f"coverage: cov {last[1]}, ft {last[2]}; corpus {len(list(corpus.iterdir()))} inputs")
+        print(f"coverage: cov {last[1]}, ft {last[2]}; corpus {last[3]} inputs; oom/timeout/crash events {last[4]}")
     print(f"findings: {len(new)}" + "".join(f"\n  {findings / name}{triage(binary, findings / name)}" for name in new))
     print(f"log: {log}")
 

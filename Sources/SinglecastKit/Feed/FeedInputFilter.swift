@@ -27,15 +27,22 @@ struct FeedInputFilter {
 
     private enum Mode {
         case sniffing
-        /// UTF-8, with `fallback` for the bytes that are not.
-        case utf8(fallback: SingleByteEncoding)
+        /// UTF-8, with `fallback` for the bytes that are not; they are faults unless the
+        /// document declares that encoding.
+        case utf8(fallback: SingleByteEncoding, isDeclared: Bool)
         /// UTF-8 with Windows-1252 for the bytes that are not: what undeclared documents get.
-        static let utf8 = Mode.utf8(fallback: .windows1252)
+        static let utf8 = Mode.utf8(fallback: .windows1252, isDeclared: false)
         case utf32(bigEndian: Bool)
         case asSent
     }
 
+    /// Receives what libxml2 should read, how, and the offset in it of the first byte the
+    /// filter had to repair (a byte invalid in the encoding or a forbidden control character).
+    typealias Emit = (UnsafeRawBufferPointer, Output, _ fault: Int?) throws -> Void
+
     private var mode = Mode.sniffing
+    /// Where the first repair in `converted` is.
+    private var convertedFault: Int?
     /// The start of the document, held while sniffing.
     private var head: [UInt8] = []
     /// The start of a UTF-8 sequence or UTF-32 code unit that the end of the previous chunk
@@ -55,7 +62,7 @@ struct FeedInputFilter {
     mutating func process(
         _ chunk: UnsafeRawBufferPointer,
         isFinal: Bool,
-        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+        emit: Emit
     ) throws {
         guard case .sniffing = mode else {
             if leadingBytes.count < 64 {
@@ -82,7 +89,7 @@ struct FeedInputFilter {
     private mutating func begin(
         _ bytes: UnsafeRawBufferPointer,
         isFinal: Bool,
-        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+        emit: Emit
     ) throws -> Bool {
         guard let decided = Self.sniff(bytes, isFinal: isFinal) else { return false }
         mode = decided.mode
@@ -95,27 +102,34 @@ struct FeedInputFilter {
     private mutating func pass(
         _ bytes: UnsafeRawBufferPointer,
         isFinal: Bool,
-        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+        emit: Emit
     ) throws {
         switch mode {
         case .sniffing:
             preconditionFailure("pass(_:) before the encoding is known")
         case .asSent:
-            try emit(bytes, .asSent)
-        case .utf8(let fallback):
-            try repairUTF8(bytes, fallback: fallback, isFinal: isFinal, emit: emit)
+            try emit(bytes, .asSent, nil)
+        case .utf8(let fallback, let isDeclared):
+            try repairUTF8(bytes, fallback: fallback, isDeclared: isDeclared, isFinal: isFinal, emit: emit)
         case .utf32(let bigEndian):
             let units = carry + bytes
             let whole = units.count - units.count % 4
             converted.removeAll(keepingCapacity: true)
             for start in stride(from: 0, to: whole, by: 4) {
                 let value = units[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-                let scalar = Unicode.Scalar(bigEndian ? value : value.byteSwapped) ?? "\u{FFFD}"
+                let scalar = Unicode.Scalar(bigEndian ? value : value.byteSwapped)
+                if scalar == nil || scalar!.isASCII && UTF8Sequence.isForbiddenControl(UInt8(scalar!.value)) {
+                    noteFault()
+                }
+                guard let scalar else {
+                    converted.append(contentsOf: Unicode.Scalar(0xFFFD)!.utf8)
+                    continue
+                }
                 if scalar.isASCII && UTF8Sequence.isForbiddenControl(UInt8(scalar.value)) { continue }
                 converted.append(contentsOf: scalar.utf8)
             }
             carry = Array(units[whole...])
-            try converted.withUnsafeBytes { try emit($0, .utf8) }
+            try emitConverted(emit)
         }
     }
 
@@ -124,8 +138,9 @@ struct FeedInputFilter {
     private mutating func repairUTF8(
         _ bytes: UnsafeRawBufferPointer,
         fallback: SingleByteEncoding,
+        isDeclared: Bool,
         isFinal: Bool,
-        emit: (UnsafeRawBufferPointer, Output) throws -> Void
+        emit: Emit
     ) throws {
         converted.removeAll(keepingCapacity: true)
         var start = 0
@@ -139,25 +154,27 @@ struct FeedInputFilter {
                 start += length - carry.count
                 carry = []
             case .invalid:
+                if !isDeclared { noteFault() }
                 fallback.appendUTF8(of: carry.removeFirst(), to: &converted)
             case .incomplete where !isFinal:
                 carry = joined  // this chunk ends before the sequence does
                 start = bytes.count
             case .incomplete:
+                if !isDeclared { noteFault() }
                 fallback.appendUTF8(of: carry.removeFirst(), to: &converted)
             }
         }
-        if !converted.isEmpty {
-            try converted.withUnsafeBytes { try emit($0, .utf8) }
-            converted.removeAll(keepingCapacity: true)
+        if !converted.isEmpty || convertedFault != nil {
+            try emitConverted(emit)
         }
         let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
         var index = UTF8Sequence.firstProblem(in: rest)
         if index > 0 {
-            try emit(UnsafeRawBufferPointer(rebasing: rest[..<index]), .utf8)  // valid: passed on, not copied
+            try emit(UnsafeRawBufferPointer(rebasing: rest[..<index]), .utf8, nil)  // valid: passed on, not copied
         }
         while index < rest.count {
             if UTF8Sequence.isForbiddenControl(rest[index]) {
+                noteFault()
                 index += 1
                 continue
             }
@@ -169,13 +186,27 @@ struct FeedInputFilter {
                 carry = Array(rest[index...])
                 index = rest.count
             case .invalid, .incomplete:
+                if !isDeclared { noteFault() }
                 fallback.appendUTF8(of: rest[index], to: &converted)
                 index += 1
             }
         }
-        if !converted.isEmpty {
-            try converted.withUnsafeBytes { try emit($0, .utf8) }
+        if !converted.isEmpty || convertedFault != nil {
+            try emitConverted(emit)
         }
+    }
+
+    /// Notes a repair at the current end of `converted`.
+    private mutating func noteFault() {
+        if convertedFault == nil { convertedFault = converted.count }
+    }
+
+    /// Hands `converted` on, with its first repair, and empties it.
+    private mutating func emitConverted(_ emit: Emit) throws {
+        let fault = convertedFault
+        convertedFault = nil
+        try converted.withUnsafeBytes { try emit($0, .utf8, fault) }
+        converted.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Sniffing
@@ -215,11 +246,12 @@ struct FeedInputFilter {
             .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" || $0 == "\t" }
             .prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }
         switch value {
-        case "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1",
-            "windows-1252", "cp1252":
-            return .utf8(fallback: .windows1252)
+        case "utf-8", "utf8", "us-ascii", "ascii":
+            return .utf8
+        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252":
+            return .utf8(fallback: .windows1252, isDeclared: true)
         case "iso-8859-15", "iso8859-15", "latin-9", "latin9":
-            return .utf8(fallback: .iso8859_15)
+            return .utf8(fallback: .iso8859_15, isDeclared: true)
         default:
             return .asSent
         }

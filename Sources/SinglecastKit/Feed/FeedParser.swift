@@ -6,10 +6,16 @@ import Foundation
 /// It drives libxml2's SAX2 push parser and never builds a document tree, so memory grows only
 /// with the feed's model. Feed it with `parse(_:)` as the bytes arrive, then call `finish()`.
 ///
+/// Ill-formed feeds are read as far as they can be: the input filter settles the encoding, the
+/// markup repair (``FeedMarkupRepair``) mends what would cost libxml2 the rest of the document,
+/// and libxml2 recovers (`XML_PARSE_RECOVER`) from the rest. The feed then carries one
+/// ``FeedWarning`` with the line of the first fault.
+///
 /// Hostile documents are safe: the parser never records entity declarations (so no entity of
-/// the document is ever expanded, which defeats "billion laughs"), never loads an external
-/// entity or DTD, and never touches the network. HTML's named entities (`&eacute;`), which
-/// feeds use as if they were XML's, are read as their characters.
+/// the document is ever expanded, which defeats "billion laughs" and quadratic blow-ups; the
+/// repair leaves a reference to one as text), never loads an external entity or DTD, and never
+/// touches the network. HTML's named entities (`&eacute;`), which feeds use as if they were
+/// XML's, are read as their characters.
 public final class FeedParser {
     private let source: String
     private let context: xmlParserCtxtPtr
@@ -19,6 +25,7 @@ public final class FeedParser {
     private let vocabulary: FeedVocabulary
     private let htmlEntities = HTMLEntityTable()
     private var filter = FeedInputFilter()
+    private var repair = FeedMarkupRepair()
     private var hasStarted = false
 
     /// libxml2's global set-up, which must happen once before threads use it.
@@ -41,6 +48,7 @@ public final class FeedParser {
         reader.initialize(
             to: FeedReader(
                 baseURL: baseURL,
+                source: source,
                 vocabulary: vocabulary,
                 htmlEntities: htmlEntities,
                 context: context
@@ -64,33 +72,50 @@ public final class FeedParser {
     ///
     /// - Throws: `FeedError` as soon as the document is known not to be a feed.
     public func parse(_ chunk: UnsafeRawBufferPointer) throws {
-        try filter.process(chunk, isFinal: false, emit: push)
-        try throwIfNotAFeed()
+        guard !isHalted else { return }
+        try filter.process(chunk, isFinal: false, emit: repairAndPush)
+        try throwIfNotAFeed(atEnd: false)
     }
 
     /// Parses the end of the document and returns the feed.
     ///
-    /// A feed cut off (or broken) after complete episodes yields those episodes and a warning;
-    /// an episode cut off in the middle is dropped.
+    /// An ill-formed feed yields what could be read and one warning; a feed cut off after
+    /// complete episodes yields those episodes and a warning (the episode cut off is dropped).
     ///
-    /// - Throws: `FeedError` when the document is empty, is not a feed, or breaks before any
-    ///   episode is complete.
+    /// - Throws: `FeedError` when the document is empty, is not a feed, or is cut off before
+    ///   any episode is complete.
     public func finish() throws -> Feed {
-        reader.pointee.hasAllInput = true
-        try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: push)
+        if !isHalted {
+            try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: repairAndPush)
+            try repair.process(UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true) {
+                push($0, .utf8)
+            }
+        }
         if filter.isBlank {
             throw FeedError.empty(source: source)
         }
-        if reader.pointee.firstError == nil {
+        if !isHalted {
+            reader.pointee.hasAllInput = true
             xmlParseChunk(context, nil, 0, 1)
         }
-        try throwIfNotAFeed()
-        return try reader.pointee.feed(source: source)
+        try throwIfNotAFeed(atEnd: true)
+        let cutOff = reader.pointee.cutOff
+        if let cutOff, reader.pointee.completedEpisodes == 0 {
+            throw FeedError.invalidXML(source: source, line: cutOff.line, message: cutOff.message)
+        }
+        var warning: FeedWarning?
+        if let line = [repair.firstFaultLine, reader.pointee.firstFaultLine].compactMap({ $0 }).min() {
+            warning = FeedWarning(kind: .repaired, source: source, line: line)
+        } else if let cutOff {
+            warning = FeedWarning(kind: .cutOff(inside: cutOff.element), source: source, line: cutOff.line)
+        }
+        var feed = reader.pointee.feed()
+        feed.warnings = warning.map { [$0] } ?? []
+        return feed
     }
 
     /// Hands over the episodes completed since the last call, so that they can be stored while
-    /// the rest of the document is parsed. ``finish()`` then returns only the episodes not taken
-    /// (its warnings still count them all).
+    /// the rest of the document is parsed. ``finish()`` then returns only the episodes not taken.
     public func takeEpisodes() -> [Episode] {
         reader.pointee.takeEpisodes()
     }
@@ -102,17 +127,34 @@ public final class FeedParser {
         return try parser.finish()
     }
 
+    /// Whether libxml2 has stopped for good: at a root that is not a feed's, or at a fault
+    /// it cannot recover from (such as nesting deeper than 256 levels).
+    private var isHalted: Bool {
+        context.pointee.instate == XML_PARSER_EOF || reader.pointee.otherRoot != nil
+    }
+
+    /// Hands what the filter passes on to libxml2, through the markup repair when it is UTF-8.
+    private func repairAndPush(_ bytes: UnsafeRawBufferPointer, _ output: FeedInputFilter.Output, _ fault: Int?) throws {
+        switch output {
+        case .utf8:
+            try repair.process(bytes, filterFault: fault, isFinal: false) { push($0, .utf8) }
+        case .asSent:
+            push(bytes, .asSent)
+        }
+    }
+
     private func push(_ bytes: UnsafeRawBufferPointer, _ output: FeedInputFilter.Output) {
         if !hasStarted {
             hasStarted = true
-            var options = XML_PARSE_NONET.rawValue
+            // Never XML_PARSE_NOENT, XML_PARSE_DTDLOAD or XML_PARSE_HUGE: see the type's comment.
+            var options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
             if output == .utf8 {
                 options |= XML_PARSE_IGNORE_ENC.rawValue
             }
             xmlCtxtUseOptions(context, Int32(options))
         }
         var offset = 0
-        while offset < bytes.count, reader.pointee.firstError == nil, reader.pointee.otherRoot == nil {
+        while offset < bytes.count, !isHalted {
             let count = min(Self.sliceSize, bytes.count - offset)
             let slice = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
             xmlParseChunk(context, slice, Int32(count), 0)
@@ -120,15 +162,18 @@ public final class FeedParser {
         }
     }
 
-    private func throwIfNotAFeed() throws {
+    /// Throws when the document is known not to be a feed: at its end, or once libxml2 has
+    /// stopped.
+    private func throwIfNotAFeed(atEnd: Bool) throws {
         if let root = reader.pointee.otherRoot {
             let reason =
                 root.lowercased() == "html"
                 ? Self.htmlReason : "the root element is <\(root)>, not <rss>, <rdf:RDF> or Atom's <feed>"
             throw FeedError.notAFeed(source: source, reason: reason)
         }
-        guard !reader.pointee.isFeed, let error = reader.pointee.firstError else { return }
-        // libxml2 failed before the root element: say what the document is when that is plain.
+        guard !reader.pointee.isFeed, atEnd || isHalted else { return }
+        let error = reader.pointee.firstError ?? FeedReader.XMLError(line: 1, message: "no root element")
+        // libxml2 found no root element: say what the document is when that is plain.
         let start = String(decoding: filter.leadingBytes, as: UTF8.self)
         let reason: String
         if start.lowercased().hasPrefix("<!doctype html") || start.lowercased().hasPrefix("<html") {

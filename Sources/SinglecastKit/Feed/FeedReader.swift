@@ -19,6 +19,8 @@ struct FeedReader {
         case image
         /// Atom `<author>` in the feed.
         case author
+        /// Media RSS `<media:group>` in an item.
+        case mediaGroup
     }
 
     /// The elements the reader uses.
@@ -31,40 +33,58 @@ struct FeedReader {
         /// Atom `<link>`.
         case atomLink
         case itunesImage, transcript, chapters
+        /// Media RSS `<media:content>`.
+        case mediaContent
     }
 
     /// The fields that come from the text of an element.
     private enum Field {
         case title, link, description, contentEncoded, itunesSummary, atomSummary, atomContent, subtitle
+        case itunesTitle, mediaTitle
+        /// `<guid isPermaLink="true">`: a link, resolved like one.
+        case permalinkGuid
         case guid, pubDate, published, updated, dcDate
         case duration, season, episodeNumber, explicit
         case itunesAuthor, managingEditor, newFeedURL, logo, url, name
     }
 
-    /// The first fatal error libxml2 reported.
+    /// A fatal error libxml2 reported.
     struct XMLError {
         var line: Int
         var message: String
-        /// When the document was cut off, the element it ended in.
-        var cutOffIn: String?
+    }
+
+    /// Where the document ends early.
+    struct CutOff {
+        var line: Int
+        var message: String
+        /// The element it ends in.
+        var element: String?
     }
 
     /// Owned by the `FeedParser`, which outlives the reader; unowned so that the million
     /// lookups of a large feed cost no reference counting.
     private unowned(unsafe) let vocabulary: FeedVocabulary
     private let baseURL: URL?
+    /// The URL or file path of the document, whose name is the title of last resort.
+    private let source: String
     /// The entities libxml2 may ask for.
     let htmlEntities: HTMLEntityTable
     /// The libxml2 context, to stop it at a root that is not a feed's.
     private let context: xmlParserCtxtPtr
-    /// Set when the caller has handed over the whole document.
+    /// Set when the caller has handed over the whole document, before libxml2 reads its end.
     var hasAllInput = false
 
     /// Whether the root element is `<rss>`, `<rdf:RDF>` or Atom's `<feed>`.
     private(set) var isFeed = false
     /// The name of a root element that is not a feed's.
     private(set) var otherRoot: String?
+    /// The first fatal error libxml2 reported (recovering from it).
     private(set) var firstError: XMLError?
+    /// The line of the first fatal error before the end of the document.
+    private(set) var firstFaultLine: Int?
+    /// Set when libxml2 finds the document incomplete at its end.
+    private(set) var cutOff: CutOff?
 
     private var depth = 0
     private var scopes: [(scope: Scope, depth: Int)] = []
@@ -78,30 +98,31 @@ struct FeedReader {
     private var episode = EpisodeDraft()
     private(set) var episodes: [Episode] = []
     /// Every episode completed so far, including those handed over by ``takeEpisodes()``.
-    private var completedEpisodes = 0
+    private(set) var completedEpisodes = 0
 
-    init(baseURL: URL?, vocabulary: FeedVocabulary, htmlEntities: HTMLEntityTable, context: xmlParserCtxtPtr) {
+    init(
+        baseURL: URL?, source: String, vocabulary: FeedVocabulary, htmlEntities: HTMLEntityTable,
+        context: xmlParserCtxtPtr
+    ) {
         self.baseURL = baseURL
+        self.source = source
         self.vocabulary = vocabulary
         self.htmlEntities = htmlEntities
         self.context = context
     }
 
-    /// The feed read so far: the complete episodes, with a warning when libxml2 stopped early.
-    /// Throws when it stopped before any episode was complete.
-    func feed(source: String) throws -> Feed {
-        var warnings: [String] = []
-        if let error = firstError {
-            guard completedEpisodes > 0 else {
-                throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
-            }
-            let kept = completedEpisodes == 1 ? "the 1 complete episode" : "the \(completedEpisodes) complete episodes"
-            warnings.append(
-                error.cutOffIn.map { "\(source) ends early at line \(error.line) (inside <\($0)>); kept \(kept)" }
-                    ?? "\(source): XML error at line \(error.line) (\(error.message)); kept \(kept) before it"
-            )
-        }
-        return Feed(podcast: podcast.podcast(feedURL: baseURL), episodes: episodes, warnings: warnings)
+    /// The feed read so far: the complete episodes.
+    func feed() -> Feed {
+        Feed(podcast: podcast.podcast(feedURL: baseURL, fallbackTitle: fallbackTitle), episodes: episodes)
+    }
+
+    /// The podcast's title when the feed gives none: the last path component of its URL (or
+    /// file) without extension, else the URL's host, else the source as given.
+    private var fallbackTitle: String {
+        let url = baseURL ?? URL(fileURLWithPath: source)
+        let name = url.deletingPathExtension().lastPathComponent
+        if !name.isEmpty, name != "/" { return name }
+        return url.host ?? source
     }
 
     /// The episodes completed since the last call; they are no longer part of ``feed(source:)``.
@@ -119,6 +140,7 @@ struct FeedReader {
         attributes attributePointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int
     ) {
+        keepReadingReferences()
         depth += 1
         guard capture == nil else { return }  // markup inside a text field: only its text counts
         let attributes = Attributes(pointers: attributePointers, count: attributeCount, vocabulary: vocabulary)
@@ -139,7 +161,10 @@ struct FeedReader {
             guard Self.enters(scope, in: parent.scope) else { return }
             scopes.append((scope, depth))
             if scope == .item { episode = EpisodeDraft() }
-        case (_, .text(let field)):
+        case (_, .text(var field)):
+            if field == .guid, namespace == .rss, attributes.value(.isPermaLink) == "true" {
+                field = .permalinkGuid
+            }
             capture = (field, parent.scope, depth)
             text.removeAll(keepingCapacity: true)
         case (.item, .enclosure):
@@ -160,12 +185,15 @@ struct FeedReader {
             episode.transcriptURL = episode.transcriptURL ?? attributes.value(.url).flatMap { resolve($0) }
         case (.item, .chapters):
             episode.chaptersURL = episode.chaptersURL ?? attributes.value(.url).flatMap { resolve($0) }
+        case (.item, .mediaContent), (.mediaGroup, .mediaContent):
+            offerMediaContent(attributes)
         default:
             break
         }
     }
 
     mutating func endElement() {
+        keepReadingReferences()
         if let capture, capture.depth == depth {
             self.capture = nil
             if let value = trimmedText() {
@@ -175,7 +203,7 @@ struct FeedReader {
         if let top = scopes.last, top.depth == depth {
             scopes.removeLast()
             if top.scope == .item {
-                episodes.append(episode.episode)
+                episodes.append(episode.episode(podcastTitle: podcast.title ?? podcast.itunesTitle ?? fallbackTitle))
                 completedEpisodes += 1
             }
         }
@@ -186,30 +214,34 @@ struct FeedReader {
     }
 
     mutating func characters(_ bytes: UnsafePointer<xmlChar>?, count: Int32) {
+        keepReadingReferences()
         guard capture != nil, let bytes else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
     }
 
-    /// Records the first fatal error; warnings and namespace errors are recovered from.
-    mutating func error(_ error: xmlError) {
-        guard error.level == XML_ERR_FATAL, firstError == nil else { return }
-        let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
-        firstError = XMLError(
-            line: Int(error.line),
-            message: message.trimmingCharacters(in: .whitespacesAndNewlines),
-            cutOffIn: isCutOff ? context.pointee.name.map { String(cString: $0) } : nil
-        )
+    /// Once a document is known to be ill-formed, libxml2 (2.9) drops every entity reference
+    /// in text, `&amp;` and `&lt;` too; it is told again that all is well after each error.
+    private func keepReadingReferences() {
+        if context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
     }
 
-    /// Whether libxml2 stopped on the last piece of markup of the whole input, which is how
-    /// a cut-off document fails. (It may report errors further up only at the end too: it
-    /// leaves a `&` unparsed until it sees a `;`.)
-    private var isCutOff: Bool {
-        guard hasAllInput, let input = context.pointee.input, let current = input.pointee.cur, let end = input.pointee.end,
-            current < end
-        else { return hasAllInput }
-        let rest = UnsafeBufferPointer(start: current + 1, count: end - current - 1)
-        return !rest.contains(UInt8(ascii: "<"))
+    /// Records the fatal errors libxml2 recovers from: the first one, and where the document
+    /// ends early; warnings and namespace errors are not faults.
+    mutating func error(_ error: xmlError) {
+        guard error.level == XML_ERR_FATAL else { return }
+        let message = (error.message.map { String(cString: $0) } ?? "error \(error.code)")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = Int(error.line)
+        if firstError == nil {
+            firstError = XMLError(line: line, message: message)
+        }
+        if hasAllInput {
+            if cutOff == nil {
+                cutOff = CutOff(line: line, message: message, element: context.pointee.name.map { String(cString: $0) })
+            }
+        } else if firstFaultLine == nil {
+            firstFaultLine = line
+        }
     }
 
     // MARK: - Mapping
@@ -236,7 +268,9 @@ struct FeedReader {
     /// Whether the reader reads `child` inside `parent` (RSS 1.0 puts its items beside the channel).
     private static func enters(_ child: Scope, in parent: Scope) -> Bool {
         switch (parent, child) {
-        case (.document, .channel), (.document, .item), (.channel, .item), (.channel, .image), (.channel, .author): true
+        case (.document, .channel), (.document, .item), (.channel, .item), (.channel, .image), (.channel, .author),
+            (.item, .mediaGroup):
+            true
         default: false
         }
     }
@@ -247,6 +281,10 @@ struct FeedReader {
         case (.rss, .item), (.atom, .entry): .container(.item)
         case (.rss, .image): .container(.image)
         case (.atom, .author): .container(.author)
+        case (.media, .group): .container(.mediaGroup)
+        case (.media, .content): .mediaContent
+        case (.media, .title): .text(.mediaTitle)
+        case (.itunes, .title): .text(.itunesTitle)
         case (.rss, .title), (.atom, .title): .text(.title)
         case (.rss, .link): .text(.link)
         case (.rss, .description): .text(.description)
@@ -287,6 +325,9 @@ struct FeedReader {
         case (.item, .title): episode.title = episode.title ?? value
         case (.item, .link): episode.link.offer(resolve(value), rank: 0)
         case (.item, .guid): episode.guid = episode.guid ?? value
+        case (.item, .permalinkGuid): episode.guid = episode.guid ?? resolve(value) ?? value
+        case (.item, .itunesTitle): episode.itunesTitle = episode.itunesTitle ?? value
+        case (.item, .mediaTitle), (.mediaGroup, .mediaTitle): episode.mediaTitle = episode.mediaTitle ?? value
         case (.item, .contentEncoded), (.item, .atomContent): episode.description.offer(value, rank: 0)
         case (.item, .description), (.item, .atomSummary): episode.description.offer(value, rank: 1)
         case (.item, .itunesSummary): episode.description.offer(value, rank: 2)
@@ -299,6 +340,7 @@ struct FeedReader {
         case (.item, .episodeNumber): episode.episodeNumber = Int(value)
         case (.item, .explicit): episode.explicit = Self.explicit(value)
         case (.channel, .title): podcast.title = podcast.title ?? value
+        case (.channel, .itunesTitle): podcast.itunesTitle = podcast.itunesTitle ?? value
         case (.channel, .link): podcast.link.offer(resolve(value), rank: 0)
         case (.channel, .description): podcast.description.offer(value, rank: 0)
         case (.channel, .itunesSummary): podcast.description.offer(value, rank: 1)
@@ -325,15 +367,37 @@ struct FeedReader {
         guard let value = attributes.value(name), let url = resolve(value) else { return nil }
         return Enclosure(
             url: url,
-            length: attributes.value(.length).flatMap { Int64($0) },
+            length: attributes.value(.length).flatMap { Int64($0.trimmingASCIIWhitespace()) },
             type: attributes.value(.type)
         )
     }
 
+    /// Offers a Media RSS `<media:content>` as the episode's media file: audio first, then
+    /// video (by `type` or `medium`), then one that says neither; never an image or a document.
+    private mutating func offerMediaContent(_ attributes: Attributes) {
+        let type = attributes.value(.type)?.lowercased()
+        let medium = attributes.value(.medium)?.lowercased()
+        let rank: Int
+        if type?.hasPrefix("audio/") == true || medium == "audio" {
+            rank = 0
+        } else if type?.hasPrefix("video/") == true || medium == "video" {
+            rank = 1
+        } else if type == nil, medium == nil {
+            rank = 2
+        } else {
+            return
+        }
+        guard let url = attributes.value(.url).flatMap({ resolve($0) }) else { return }
+        let length = attributes.value(.fileSize).flatMap { Int64($0.trimmingASCIIWhitespace()) }
+        episode.mediaContent.offer(Enclosure(url: url, length: length, type: attributes.value(.type)), rank: rank)
+    }
+
     /// A link as absolute URL text: as written when it is a plain absolute URL (the usual case,
     /// which takes no parsing), else resolved against the `xml:base` in scope or the feed's URL
-    /// and percent-encoded where needed, as `URL` does; nil when it is not a URL.
+    /// and percent-encoded where needed, as `URL` does; nil when it is not a URL. Whitespace
+    /// around it is dropped.
     private func resolve(_ string: String) -> String? {
+        let string = string.trimmingASCIIWhitespace()
         guard !string.isEmpty else { return nil }
         guard !Self.isPlainAbsoluteURL(string) else { return string }
         guard let base = bases.last?.url ?? baseURL, !Self.hasScheme(string) else { return URL(string: string)?.absoluteString }
@@ -448,15 +512,17 @@ private struct Preferred<Value> {
 
 private struct PodcastDraft {
     var title: String?
+    var itunesTitle: String?
     var link = Preferred<String>()
     var description = Preferred<String>()
     var author = Preferred<String>()
     var imageURL = Preferred<String>()
     var newFeedURL: String?
 
-    func podcast(feedURL: URL?) -> Podcast {
+    /// The podcast; its title is `<title>`, else `<itunes:title>`, else `fallbackTitle`.
+    func podcast(feedURL: URL?, fallbackTitle: String) -> Podcast {
         Podcast(
-            title: title ?? "", link: link.value.flatMap(URL.init(string:)), description: description.value,
+            title: title ?? itunesTitle ?? fallbackTitle, link: link.value.flatMap(URL.init(string:)), description: description.value,
             author: author.value, imageURL: imageURL.value.flatMap(URL.init(string:)), feedURL: feedURL,
             newFeedURL: newFeedURL.flatMap(URL.init(string:))
         )
@@ -465,6 +531,10 @@ private struct PodcastDraft {
 
 private struct EpisodeDraft {
     var title: String?
+    var itunesTitle: String?
+    var mediaTitle: String?
+    /// The best Media RSS `<media:content>`, used when there is no `<enclosure>`.
+    var mediaContent = Preferred<Enclosure>()
     var guid: String?
     var link = Preferred<String>()
     var published = Preferred<Date>()
@@ -477,12 +547,28 @@ private struct EpisodeDraft {
     var transcriptURL: String?
     var chaptersURL: String?
 
-    var episode: Episode {
-        Episode(
-            title: title ?? "", guid: guid, link: link.value, published: published.value, duration: duration,
-            description: description.value, enclosure: enclosure, season: season, episodeNumber: episodeNumber,
-            explicit: explicit, transcriptURL: transcriptURL, chaptersURL: chaptersURL
+    /// The episode; `podcastTitle` names it when nothing else can.
+    func episode(podcastTitle: String) -> Episode {
+        let enclosure = enclosure ?? mediaContent.value
+        return Episode(
+            title: fallbackTitle(enclosure: enclosure) ?? podcastTitle, guid: guid, link: link.value,
+            published: published.value, duration: duration, description: description.value, enclosure: enclosure,
+            season: season, episodeNumber: episodeNumber, explicit: explicit, transcriptURL: transcriptURL,
+            chaptersURL: chaptersURL
         )
+    }
+
+    /// `<title>`, else `<itunes:title>`, else `<media:title>`, else the media file's name
+    /// without extension, else the date (`2024-07-03`), else the guid or link.
+    private func fallbackTitle(enclosure: Enclosure?) -> String? {
+        if let title = title ?? itunesTitle ?? mediaTitle { return title }
+        if let file = enclosure?.location?.deletingPathExtension().lastPathComponent, !file.isEmpty, file != "/" {
+            return file
+        }
+        if let date = published.value {
+            return ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withFullDate])
+        }
+        return guid.flatMap { $0.isEmpty ? nil : $0 } ?? link.value
     }
 }
 
@@ -490,4 +576,14 @@ private struct EpisodeDraft {
 private enum FeedDate {
     static func parseRSS(_ s: String) -> Date? { RFC822Date.parse(s) ?? RFC3339Date.parse(s) }
     static func parseAtom(_ s: String) -> Date? { RFC3339Date.parse(s) ?? RFC822Date.parse(s) }
+}
+
+extension String {
+    /// The text without leading and trailing spaces, tabs and line breaks (itself when it has
+    /// none, which takes no copy).
+    fileprivate func trimmingASCIIWhitespace() -> String {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return self }
+        return String(decoding: utf8.trimmingASCIIWhitespace(), as: UTF8.self)
+    }
 }

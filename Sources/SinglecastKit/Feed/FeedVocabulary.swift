@@ -14,11 +14,13 @@ final class FeedVocabulary {
         case title, link, description, guid, pubDate, managingEditor, url, encoded, summary
         case duration, season, episode, explicit, newFeedURL = "new-feed-url"
         case enclosure, transcript, chapters, id, published, updated, content, subtitle, logo, name, date
+        case group
     }
 
     /// The attributes the parser reads.
     enum AttributeName: Int, CaseIterable {
         case href, rel, url, length, type, base
+        case isPermaLink, fileSize, medium
     }
 
     /// The vocabularies of feeds.
@@ -26,6 +28,8 @@ final class FeedVocabulary {
         /// No namespace (RSS 2.0), or the default namespace of RSS 1.0 and 0.90.
         case rss
         case rdf, atom, itunes, content, podcast, dublinCore
+        /// Media RSS (`media:`).
+        case media
         /// `xml:` (for `xml:base`).
         case xml
         case other
@@ -55,11 +59,13 @@ final class FeedVocabulary {
             ("https://podcastindex.org/namespace/1.0", .podcast),
             ("http://podcastindex.org/namespace/1.0", .podcast),
             ("http://purl.org/dc/elements/1.1/", .dublinCore),
+            ("http://search.yahoo.com/mrss/", .media),
+            ("http://search.yahoo.com/mrss", .media),
             ("http://www.w3.org/XML/1998/namespace", .xml),
         ]
         self.namespaces = namespaces.map { (intern($0.0), $0.1) }
         let prefixes: [(String, Namespace)] = [
-            ("itunes", .itunes), ("podcast", .podcast), ("content", .content), ("dc", .dublinCore),
+            ("itunes", .itunes), ("podcast", .podcast), ("content", .content), ("dc", .dublinCore), ("media", .media),
         ]
         conventionalPrefixes = prefixes.map { (intern($0.0), $0.1) }
     }

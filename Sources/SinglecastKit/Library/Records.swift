@@ -20,7 +20,7 @@ public struct SavedFeed: Sendable {
     /// How many episodes the save added to the library.
     public var addedCount: Int
     /// Problems the parser recovered from.
-    public var warnings: [String]
+    public var warnings: [FeedWarning]
 }
 
 /// An episode of a podcast, with its number in the feed and its download, if any.

@@ -9,7 +9,7 @@ public struct PodcastUpdate: Sendable {
     /// The episodes the update added (marked new).
     public var addedCount: Int
     /// Problems the parser recovered from.
-    public var warnings: [String]
+    public var warnings: [FeedWarning]
 }
 
 /// Refreshes subscriptions: feeds fetched concurrently (a bounded number of connections in

@@ -31,7 +31,7 @@ extension Singlecast {
                 guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                 return try await resolver.stored(current)
             }
-            for warning in saved.warnings { printError("warning: \(warning)") }
+            for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
             // Copying a large feed's new pages into the database file overlaps the printing.
             async let checkpoint: Void = library.checkpoint()
             let entries = try await buffer.adoptCompleteFiles(saved.episodes, podcastTitle: saved.podcast.podcast.title)

@@ -40,7 +40,7 @@ extension Singlecast {
                 for feed in feeds {
                     do {
                         let saved = try await resolver.load(FeedReference(feed))
-                        for warning in saved.warnings { printError("warning: \(warning)") }
+                        for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
                         subscribed.append(PodcastJSON(stored, episodes: saved.episodes.count))

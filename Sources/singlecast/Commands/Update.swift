@@ -98,7 +98,7 @@ struct SubscriptionUpdate {
                     if case .failed = update.status { counter.failed += 1 }
                     return (counter.done, counter.failed)
                 }
-                for warning in update.warnings { printError("warning: \(update.podcast.podcast.title): \(warning)") }
+                for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
                 if live {
                     let failures = failed > 0 ? " … \(failed) failed" : ""
                     printNow("\u{1B}[2K\rUpdating \(done) of \(total)\(failures)", newline: false)

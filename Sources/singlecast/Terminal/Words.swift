@@ -56,6 +56,19 @@ enum Words {
         return "line \(problem.line)\(title):" + what
     }
 
+    /// `feed.xml was repaired (not well-formed XML; first fault at line 12)`, or where a
+    /// cut-off feed ends.
+    static func warning(_ warning: FeedWarning) -> String {
+        let source = warning.source.redactingURLPasswords
+        switch warning.kind {
+        case .repaired:
+            return "\(source) was repaired (not well-formed XML; first fault at line \(warning.line))"
+        case .cutOff(let element):
+            let inside = element.map { " (inside <\($0)>)" } ?? ""
+            return "\(source) ends early at line \(warning.line)\(inside); the episodes before it were kept"
+        }
+    }
+
     /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.
     static func status(_ status: UpdateStatus) -> String {
         switch status {

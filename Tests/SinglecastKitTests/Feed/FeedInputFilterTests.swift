@@ -9,7 +9,7 @@ private func filtered(_ chunks: [[UInt8]]) throws -> (text: String, output: Feed
     var output: FeedInputFilter.Output?
     for (index, chunk) in chunks.enumerated() {
         try chunk.withUnsafeBytes { chunk in
-            try filter.process(chunk, isFinal: index == chunks.count - 1) { piece, kind in
+            try filter.process(chunk, isFinal: index == chunks.count - 1) { piece, kind, _ in
                 bytes += piece
                 output = kind
             }
@@ -68,7 +68,7 @@ private let rss = Array("<rss>".utf8)
         var kinds: [FeedInputFilter.Output] = []
         var bytes: [UInt8] = []
         try utf16.withUnsafeBytes { chunk in
-            try filter.process(chunk, isFinal: true) { piece, kind in
+            try filter.process(chunk, isFinal: true) { piece, kind, _ in
                 bytes += piece
                 kinds.append(kind)
             }

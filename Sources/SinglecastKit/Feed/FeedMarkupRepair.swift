@@ -1,0 +1,659 @@
+import CLibXML2
+
+/// Repairs the markup of ill-formed feeds in the UTF-8 text the input filter hands on, before
+/// libxml2 reads it, so that one fault costs one character or one tag instead of every episode
+/// after it. What a lenient reader would show is kept, in document order:
+/// - a bare `&`, or a reference to an entity neither XML nor HTML defines (`&gtgt;`), stays
+///   in the text as written (its `&` is escaped);
+/// - a character reference to a character XML forbids (`&#x1;`, `&#0;`, `&#xFFFE;`) is dropped;
+/// - an HTML entity in an attribute value becomes a character reference (libxml2 would keep
+///   only its first byte there);
+/// - an end tag closes the elements left open inside the element it names; an end tag that
+///   names no open element closes an element holding only text (a misspelling), else is
+///   dropped; an item (or entry) starting inside one that was never closed closes it;
+/// - a CDATA section that never ends is closed before the end tag of the element it is in;
+/// - a `<` that starts no markup stays as text; an XML declaration after other content, text
+///   before the root element and anything but comments after it are dropped.
+///
+/// It records the line of the first fault (its own, or one the filter reports) for the
+/// feed's warning. A document cut off at its end is left so: libxml2 says where it stops.
+struct FeedMarkupRepair {
+    private enum State: Equatable {
+        /// Before the root element.
+        case prolog
+        case content
+        case cdata
+        /// After the root element.
+        case epilog
+        /// Inside markup that ends with `terminator` (a comment, a processing instruction, a
+        /// DOCTYPE), passed on as it is, or dropped; then `next`.
+        case opaque(terminator: Terminator, dropped: Bool, next: Next)
+        /// Everything left is dropped.
+        case discarding
+    }
+
+    private enum Terminator: Equatable {
+        case comment, processingInstruction, doctype, tag
+
+        var bytes: [UInt8] {
+            switch self {
+            case .comment: Array("-->".utf8)
+            case .processingInstruction: Array("?>".utf8)
+            case .doctype: Array("]>".utf8)
+            case .tag: Array(">".utf8)
+            }
+        }
+    }
+
+    /// The state after opaque markup.
+    private enum Next: Equatable {
+        case prolog, content, epilog
+    }
+
+    /// How deep the repair tracks elements; libxml2 stops at 256 levels anyway.
+    private static let maximumDepth = 256
+    /// How many open elements an end tag is matched against: a stray end tag is rarely
+    /// meant to close more.
+    private static let matchedDepth = 32
+    /// The longest tag or reference held over a chunk boundary; a longer one is passed on as
+    /// it is.
+    private static let maximumCarry = 64 * 1024
+
+    private var state = State.prolog
+    /// The names of the open elements, one after another; `openEnds` says where each ends.
+    private var openNames: [UInt8] = []
+    private var openEnds: [Int] = []
+    /// Whether each open element holds an element.
+    private var openHasChildren: [Bool] = []
+    /// The start of a tag or reference that the previous chunk cut off.
+    private var carry: [UInt8] = []
+    /// The repaired text of the current chunk, when it needs any repair.
+    private var output: [UInt8] = []
+    /// Whether the current chunk needed a repair.
+    private var isRepaired = false
+    /// How much of the current chunk is in `output`.
+    private var copied = 0
+    /// Whether anything but whitespace has been passed on.
+    private var hasContent = false
+    /// The line at the start of the current chunk, counted until the first fault.
+    private var line = 1
+    /// The line of the first fault, or nil for a well-formed document.
+    private(set) var firstFaultLine: Int?
+
+    /// Takes the next piece of UTF-8 text (`filterFault`: the offset in it of a fault the
+    /// input filter repaired) and hands the repaired text to `emit`.
+    mutating func process(
+        _ bytes: UnsafeRawBufferPointer,
+        filterFault: Int?,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        if carry.isEmpty {
+            try repair(bytes, filterFault: filterFault, isFinal: isFinal, emit: emit)
+        } else {
+            let joined = carry + bytes
+            let shift = carry.count
+            carry = []
+            try joined.withUnsafeBytes {
+                try repair($0, filterFault: filterFault.map { $0 + shift }, isFinal: isFinal, emit: emit)
+            }
+        }
+    }
+
+    private mutating func repair(
+        _ buffer: UnsafeRawBufferPointer,
+        filterFault: Int?,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        if let filterFault { fault(at: filterFault, in: buffer) }
+        copied = 0
+        isRepaired = false
+        output.removeAll(keepingCapacity: true)
+        let end = scan(buffer, isFinal: isFinal)
+        if firstFaultLine == nil {
+            line += Self.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<end]))
+        }
+        carry = Array(buffer[end...])
+        if !isRepaired {
+            if end > 0 { try emit(UnsafeRawBufferPointer(rebasing: buffer[..<end])) }
+        } else {
+            output.append(contentsOf: buffer[copied..<end])
+            try output.withUnsafeBytes { try emit($0) }
+        }
+        if isFinal {
+            if state == .cdata {
+                try Array("]]>".utf8).withUnsafeBytes { try emit($0) }
+            }
+            if !carry.isEmpty {
+                try carry.withUnsafeBytes { try emit($0) }  // a cut-off tag: libxml2 reports it
+                carry = []
+            }
+        }
+    }
+
+    /// Repairs `buffer` into `output` (from `copied` on) and returns where the text that
+    /// must wait for the next chunk starts.
+    private mutating func scan(_ buffer: UnsafeRawBufferPointer, isFinal: Bool) -> Int {
+        var index = 0
+        while index < buffer.count {
+            switch state {
+            case .prolog, .content, .epilog:
+                let isContent = state == .content
+                let next = Self.firstIndex(
+                    of: UInt8(ascii: "<"), or: isContent ? UInt8(ascii: "&") : UInt8(ascii: "<"), in: buffer, from: index)
+                if !isContent, next > index {
+                    skipText(buffer, from: index, to: next)
+                }
+                index = next
+                guard index < buffer.count else { break }
+                let step = buffer[index] == UInt8(ascii: "&") ? reference(buffer, at: index, isFinal: isFinal, inAttribute: false)
+                    : markup(buffer, at: index, isFinal: isFinal)
+                guard let step else { return index }
+                index = step
+            case .cdata:
+                let (step, isHeld) = cdata(buffer, from: index, isFinal: isFinal)
+                if isHeld { return step }
+                index = step
+            case .opaque(let terminator, let dropped, let next):
+                let bytes = terminator.bytes
+                guard let found = Self.find(bytes, in: buffer, from: index) else {
+                    // Keep what could start the terminator for the next chunk.
+                    let keep = isFinal ? buffer.count : max(index, buffer.count - (bytes.count - 1))
+                    if dropped { replace(index..<keep, with: [], in: buffer) }
+                    return keep
+                }
+                let end = found + bytes.count
+                if dropped { replace(index..<end, with: [], in: buffer) }
+                index = end
+                state = next == .prolog ? .prolog : next == .content ? .content : .epilog
+            case .discarding:
+                replace(index..<buffer.count, with: [], in: buffer)
+                return buffer.count
+            }
+        }
+        return buffer.count
+    }
+
+    /// Text outside the root element: whitespace is kept (but before any markup, where the
+    /// XML declaration must come first), anything else dropped.
+    private mutating func skipText(_ buffer: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        if buffer[start..<end].contains(where: { !Self.isWhitespace($0) }) {
+            fault(at: start, in: buffer)
+        } else if hasContent {
+            return
+        }
+        replace(start..<end, with: [], in: buffer)
+    }
+
+    // MARK: - Markup
+
+    /// Handles the markup starting with the `<` at `start`; returns where to go on, or nil
+    /// when the chunk ends before it can tell.
+    private mutating func markup(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Int? {
+        func starts(with text: String) -> Bool? {
+            let bytes = Array(text.utf8)
+            let available = buffer.count - start
+            if available < bytes.count {
+                return buffer[start...].elementsEqual(bytes.prefix(available)) && !isFinal ? nil : false
+            }
+            return buffer[start..<(start + bytes.count)].elementsEqual(bytes)
+        }
+        guard start + 1 < buffer.count else { return isFinal ? escapeLessThan(buffer, at: start) : nil }
+        let second = buffer[start + 1]
+        if state == .epilog {
+            guard second == UInt8(ascii: "!") || second == UInt8(ascii: "?") else {
+                fault(at: start, in: buffer)
+                state = .discarding
+                return start
+            }
+        }
+        switch second {
+        case UInt8(ascii: "/"):
+            return endTag(buffer, at: start, isFinal: isFinal)
+        case UInt8(ascii: "!"):
+            guard let isComment = starts(with: "<!--") else { return nil }
+            if isComment {
+                hasContent = true
+                state = .opaque(terminator: .comment, dropped: false, next: next)
+                return start + 4
+            }
+            guard let isCDATA = starts(with: "<![CDATA[") else { return nil }
+            if isCDATA, state == .content {
+                state = .cdata
+                return start + 9
+            }
+            guard let isDoctype = starts(with: "<!DOCTYPE") else { return nil }
+            var hasSubset = false
+            if isDoctype {
+                guard let close = Self.find([UInt8(ascii: ">")], in: buffer, from: start) else {
+                    return isFinal ? buffer.count : holdOrPass(buffer, from: start)
+                }
+                hasSubset = Self.find([UInt8(ascii: "[")], in: buffer, from: start).map { $0 < close } ?? false
+            }
+            hasContent = true
+            state = .opaque(terminator: hasSubset ? .doctype : .tag, dropped: false, next: next)
+            return start + 2
+        case UInt8(ascii: "?"):
+            guard let isDeclaration = starts(with: "<?xml") else { return nil }
+            guard start + 5 < buffer.count || isFinal else { return nil }
+            let isMisplaced =
+                isDeclaration && start + 5 < buffer.count && Self.isWhitespace(buffer[start + 5])
+                && (hasContent || state != .prolog)
+            if isMisplaced {
+                fault(at: start, in: buffer)
+                replace(start..<(start + 2), with: [], in: buffer)
+            }
+            hasContent = true
+            state = .opaque(terminator: .processingInstruction, dropped: isMisplaced, next: next)
+            return start + 2
+        case let byte where Self.isNameStart(byte):
+            return startTag(buffer, at: start, isFinal: isFinal)
+        default:
+            return escapeLessThan(buffer, at: start)
+        }
+    }
+
+    /// Where markup that is passed over leads back to.
+    private var next: Next {
+        switch state {
+        case .prolog: .prolog
+        case .epilog: .epilog
+        default: .content
+        }
+    }
+
+    private mutating func escapeLessThan(_ buffer: UnsafeRawBufferPointer, at start: Int) -> Int {
+        fault(at: start, in: buffer)
+        replace(start..<(start + 1), with: Array("&lt;".utf8), in: buffer)
+        return start + 1
+    }
+
+    /// A start tag: its attribute values are repaired and, unless it closes itself, its
+    /// name is pushed. An item (or entry) starting inside an item that was never closed
+    /// closes it first.
+    private mutating func startTag(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Int? {
+        var index = start + 1
+        while index < buffer.count, Self.isNameCharacter(buffer[index]) { index += 1 }
+        let nameEnd = index
+        var quote: UInt8?
+        var tagEnd: Int?
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: "<") {
+                return index  // a tag without its `>`, or an unclosed quote: left to libxml2
+            } else if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                tagEnd = index
+                break
+            }
+            index += 1
+        }
+        guard let tagEnd else { return isFinal ? buffer.count : holdOrPass(buffer, from: start) }
+        let name = UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<nameEnd])
+        if Self.isEpisode(name), let depth = openDepth(of: name) {
+            closeOpenElements(depth + 1, at: start, in: buffer)
+        }
+        index = nameEnd
+        quote = nil
+        while index < tagEnd {
+            let byte = buffer[index]
+            if let open = quote {
+                if byte == open {
+                    quote = nil
+                } else if byte == UInt8(ascii: "&") {
+                    // The whole tag is here, so the reference is complete.
+                    index = reference(buffer, at: index, isFinal: true, inAttribute: true) ?? index + 1
+                    continue
+                }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
+            index += 1
+        }
+        let closesItself = buffer[tagEnd - 1] == UInt8(ascii: "/")
+        if !closesItself {
+            open(name)
+        }
+        if state == .prolog {
+            state = closesItself ? .epilog : .content
+        }
+        hasContent = true
+        return tagEnd + 1
+    }
+
+    /// Whether an element of this name never holds another: RSS `<item>`, Atom `<entry>`.
+    private static func isEpisode(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.elementsEqual("item".utf8) || name.elementsEqual("entry".utf8)
+    }
+
+    /// Closes the `count` innermost open elements with end tags put before `offset`.
+    private mutating func closeOpenElements(_ count: Int, at offset: Int, in buffer: UnsafeRawBufferPointer) {
+        fault(at: offset, in: buffer)
+        var closing: [UInt8] = []
+        for _ in 0..<count {
+            closing += Array("</".utf8) + openNames[openStart(openEnds.count - 1)...] + [UInt8(ascii: ">")]
+            close()
+        }
+        replace(offset..<offset, with: closing, in: buffer)
+    }
+
+    /// An end tag: closes the elements left open inside the one it names, or is dropped
+    /// when it names none of the open elements.
+    private mutating func endTag(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Int? {
+        var index = start + 2
+        while index < buffer.count, Self.isNameCharacter(buffer[index]) { index += 1 }
+        let name = UnsafeRawBufferPointer(rebasing: buffer[(start + 2)..<index])
+        while index < buffer.count, Self.isWhitespace(buffer[index]) { index += 1 }
+        guard index < buffer.count else { return isFinal ? buffer.count : holdOrPass(buffer, from: start) }
+        guard buffer[index] == UInt8(ascii: ">") else { return index }  // malformed: left to libxml2
+        let end = index + 1
+        guard let depth = openDepth(of: name) else {
+            // A misspelled end tag of an element that holds only text closes it; any other
+            // is dropped.
+            if openHasChildren.last == false {
+                closeOpenElements(1, at: start, in: buffer)
+                replace(start..<end, with: [], in: buffer)
+                if openEnds.isEmpty { state = .epilog }
+            } else {
+                fault(at: start, in: buffer)
+                replace(start..<end, with: [], in: buffer)
+            }
+            return end
+        }
+        if depth > 0 {
+            closeOpenElements(depth, at: start, in: buffer)
+        }
+        close()
+        if openEnds.isEmpty { state = .epilog }
+        return end
+    }
+
+    /// Handles text in a CDATA section from `start`: its end, or the end tag of the element
+    /// it is in, which ends a section that was never closed.
+    /// Returns where to go on, and whether that is where the text must wait for the next chunk.
+    private mutating func cdata(_ buffer: UnsafeRawBufferPointer, from start: Int, isFinal: Bool) -> (Int, held: Bool) {
+        var index = start
+        while true {
+            index = Self.firstIndex(of: UInt8(ascii: "]"), or: UInt8(ascii: "<"), in: buffer, from: index)
+            guard index < buffer.count else { return (buffer.count, false) }
+            if buffer[index] == UInt8(ascii: "]") {
+                guard index + 2 < buffer.count else { return isFinal ? (buffer.count, false) : (index, true) }
+                if buffer[index + 1] == UInt8(ascii: "]"), buffer[index + 2] == UInt8(ascii: ">") {
+                    state = .content
+                    return (index + 3, false)
+                }
+            } else if let top = openEnds.indices.last {
+                let name = openNames[openStart(top)...]
+                let needed = index + 2 + name.count + 1
+                guard needed <= buffer.count else { return isFinal ? (buffer.count, false) : (index, true) }
+                if buffer[index + 1] == UInt8(ascii: "/"), buffer[(index + 2)..<(needed - 1)].elementsEqual(name),
+                    buffer[needed - 1] == UInt8(ascii: ">") || Self.isWhitespace(buffer[needed - 1])
+                {
+                    fault(at: index, in: buffer)
+                    replace(index..<index, with: Array("]]>".utf8), in: buffer)
+                    state = .content
+                    return (index, false)
+                }
+            }
+            index += 1
+        }
+    }
+
+    /// Keeps an unfinished tag for the next chunk, or passes a very long one on as it is.
+    private mutating func holdOrPass(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard buffer.count - start > Self.maximumCarry else { return nil }
+        state = .opaque(terminator: .tag, dropped: false, next: next)
+        return start + 1
+    }
+
+    // MARK: - References
+
+    /// Handles the `&` at `start`; returns where to go on, or nil when the chunk ends before
+    /// it can tell.
+    private mutating func reference(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool, inAttribute: Bool)
+        -> Int?
+    {
+        switch Self.classifyReference(buffer, at: start, isFinal: isFinal) {
+        case .incomplete:
+            return nil
+        case .valid(let end):
+            return end
+        case .html(let end, let scalar):
+            if inAttribute {
+                replace(start..<end, with: Array("&#\(scalar);".utf8), in: buffer)
+            }
+            return end
+        case .forbiddenCharacter(let end):
+            fault(at: start, in: buffer)
+            replace(start..<end, with: [], in: buffer)
+            return end
+        case .bare:
+            fault(at: start, in: buffer)
+            replace(start..<(start + 1), with: Array("&amp;".utf8), in: buffer)
+            return start + 1
+        }
+    }
+
+    enum Reference: Equatable {
+        /// A character reference XML allows or one of XML's five entities, ending at `end`.
+        case valid(end: Int)
+        /// An HTML entity, and the character it stands for.
+        case html(end: Int, scalar: UInt32)
+        /// A reference to a character XML forbids.
+        case forbiddenCharacter(end: Int)
+        /// An `&` that starts no known reference.
+        case bare
+        /// The text ends before it can tell.
+        case incomplete
+    }
+
+    /// The longest entity name considered.
+    private static let maximumNameLength = 32
+
+    /// What the `&` at `start` starts.
+    static func classifyReference(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Reference {
+        if let end = predefinedEntityEnd(buffer, at: start) { return .valid(end: end) }
+        var index = start + 1
+        let limit = min(buffer.count, start + 2 + maximumNameLength)
+        guard index < buffer.count else { return isFinal ? .bare : .incomplete }
+        if buffer[index] == UInt8(ascii: "#") {
+            index += 1
+            var isHex = false
+            if index < limit, buffer[index] | 0x20 == UInt8(ascii: "x") {
+                isHex = true
+                index += 1
+            }
+            var value: UInt32 = 0
+            var digits = 0
+            while index < limit, let digit = Self.digit(buffer[index], hex: isHex) {
+                value = digits < 8 ? value * (isHex ? 16 : 10) + digit : 0x110000
+                digits += 1
+                index += 1
+            }
+            guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
+            guard digits > 0, buffer[index] == UInt8(ascii: ";") else { return .bare }
+            return isXMLCharacter(value) ? .valid(end: index + 1) : .forbiddenCharacter(end: index + 1)
+        }
+        while index < limit, isEntityNameCharacter(buffer[index]) { index += 1 }
+        guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
+        guard index > start + 1, buffer[index] == UInt8(ascii: ";") else { return .bare }
+        let name = UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index])
+        let scalar = withUnsafeTemporaryAllocation(of: xmlChar.self, capacity: name.count + 1) { terminated in
+            _ = terminated.initialize(from: name)
+            terminated[name.count] = 0
+            return htmlEntityLookup(terminated.baseAddress)?.pointee.value
+        }
+        guard let scalar else { return .bare }
+        return .html(end: index + 1, scalar: scalar)
+    }
+
+    /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, or nil: the
+    /// common case, told apart without a lookup.
+    private static func predefinedEntityEnd(_ buffer: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        func matches(_ rest: StaticString, at offset: Int) -> Int? {
+            let end = start + offset + rest.utf8CodeUnitCount
+            guard end <= buffer.count else { return nil }
+            for index in 0..<rest.utf8CodeUnitCount where buffer[start + offset + index] != rest.utf8Start[index] {
+                return nil
+            }
+            return end
+        }
+        guard start + 1 < buffer.count else { return nil }
+        switch buffer[start + 1] {
+        case UInt8(ascii: "l"), UInt8(ascii: "g"): return matches("t;", at: 2)
+        case UInt8(ascii: "a"): return matches("mp;", at: 2) ?? matches("pos;", at: 2)
+        case UInt8(ascii: "q"): return matches("uot;", at: 2)
+        default: return nil
+        }
+    }
+
+    private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// XML 1.0's `Char`.
+    private static func isXMLCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+
+    private static func isEntityNameCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"):
+            true
+        default: false
+        }
+    }
+
+    // MARK: - Open elements
+
+    private func openStart(_ index: Int) -> Int {
+        index == 0 ? 0 : openEnds[index - 1]
+    }
+
+    private mutating func open(_ name: UnsafeRawBufferPointer) {
+        guard openEnds.count < Self.maximumDepth else { return }
+        openNames.append(contentsOf: name)
+        openEnds.append(openNames.count)
+        if !openHasChildren.isEmpty { openHasChildren[openHasChildren.count - 1] = true }
+        openHasChildren.append(false)
+    }
+
+    private mutating func close() {
+        guard openEnds.popLast() != nil else { return }
+        openHasChildren.removeLast()
+        openNames.removeSubrange(openStart(openEnds.count)...)
+    }
+
+    /// How many elements are open inside the innermost open element called `name`; nil when
+    /// none is.
+    private func openDepth(of name: UnsafeRawBufferPointer) -> Int? {
+        for (depth, index) in openEnds.indices.reversed().prefix(Self.matchedDepth).enumerated()
+        where openNames[openStart(index)..<openEnds[index]].elementsEqual(name) {
+            return depth
+        }
+        return nil
+    }
+
+    // MARK: - Output
+
+    /// Puts `replacement` in place of `range` of `buffer`.
+    private mutating func replace(_ range: Range<Int>, with replacement: [UInt8], in buffer: UnsafeRawBufferPointer) {
+        output.append(contentsOf: buffer[copied..<range.lowerBound])
+        output.append(contentsOf: replacement)
+        copied = range.upperBound
+        isRepaired = true
+    }
+
+    /// Records a fault at `offset` of `buffer` when it is the first.
+    private mutating func fault(at offset: Int, in buffer: UnsafeRawBufferPointer) {
+        guard firstFaultLine == nil else { return }
+        firstFaultLine = line + Self.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<min(offset, buffer.count)]))
+    }
+
+    // MARK: - Bytes
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
+            UInt8(ascii: ":"), 0x80...:
+            true
+        default: false
+        }
+    }
+
+    private static func isNameCharacter(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+
+    /// The index of `pattern` in `buffer` from `start` on, or nil.
+    private static func find(_ pattern: [UInt8], in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while true {
+            index = firstIndex(of: pattern[0], or: pattern[0], in: buffer, from: index)
+            guard index + pattern.count <= buffer.count else { return nil }
+            if buffer[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+    }
+
+    /// The index of the first `a` or `b` in `buffer` from `start` on, or its count; eight
+    /// bytes at a time.
+    static func firstIndex(of a: UInt8, or b: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let count = buffer.count
+        var index = start
+        let lows = UInt64(0x0101_0101_0101_0101)
+        let highs = UInt64(0x8080_8080_8080_8080)
+        let patternA = lows &* UInt64(a)
+        let patternB = lows &* UInt64(b)
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let xa = word ^ patternA
+            let xb = word ^ patternB
+            // A zero byte flags a match; borrows can flag only bytes after the first match.
+            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb) & highs
+            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, buffer[index] != a, buffer[index] != b { index += 1 }
+        return index
+    }
+
+    /// The number of line feeds in `bytes`.
+    static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        var total = 0
+        var index = 0
+        let sevens = UInt64(0x7F7F_7F7F_7F7F_7F7F)
+        let newlines = UInt64(0x0101_0101_0101_0101) &* 0x0A
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ newlines
+            // Exactly the zero bytes: their high bit stays clear.
+            let nonzero = ((word & sevens) &+ sevens) | word
+            total += (~nonzero & ~sevens).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x0A { total += 1 }
+            index += 1
+        }
+        return total
+    }
+}

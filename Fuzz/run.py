@@ -31,8 +31,11 @@ TARGETS = {
     "episode-duration": (64, None, "durations"),
 }
 
-DATE_ELEMENTS = rb"<(pubDate|published|updated|dc:date|lastBuildDate)\b[^>]*>([^<]*)<"
-DURATION_ELEMENTS = rb"<itunes:duration\b[^>]*>([^<]*)<"
+# kind: (the elements whose text seeds it, the parser's test table)
+VALUES = {
+    "dates": (rb"<(pubDate|published|updated|dc:date|lastBuildDate)\b[^>]*>(?P<text>[^<]*)<", "RFC822DateTests.swift"),
+    "durations": (rb"<itunes:duration\b[^>]*>(?P<text>[^<]*)<", "EpisodeDurationTests.swift"),
+}
 
 
 def fixture_feeds():
@@ -53,18 +56,19 @@ def seeds(kind):
     elif kind == "opml":
         for path in sorted((FIXTURES / "opml").iterdir()):
             yield path.name, path.read_bytes()
-    elif kind == "dates":
-        for name, data in fixture_feeds():
-            for index, match in enumerate(re.finditer(DATE_ELEMENTS, data)):
-                yield f"{name}-{index}", match.group(2)
-        for index, value in enumerate(table_strings("RFC822DateTests.swift")):
-            yield f"table-{index}", value
-    elif kind == "durations":
-        for name, data in fixture_feeds():
-            for index, match in enumerate(re.finditer(DURATION_ELEMENTS, data)):
-                yield f"{name}-{index}", match.group(1)
-        for index, value in enumerate(table_strings("EpisodeDurationTests.swift")):
-            yield f"table-{index}", value
+    else:
+        pattern, table = VALUES[kind]
+        yield from values(pattern, table)
+
+
+def values(pattern, table):
+    """The text of the elements `pattern` finds in the fixture feeds, and the strings of the
+    test table `table`."""
+    for name, data in fixture_feeds():
+        for index, match in enumerate(re.finditer(pattern, data)):
+            yield f"{name}-{index}", match.group("text")
+    for index, value in enumerate(table_strings(table)):
+        yield f"table-{index}", value
 
 
 def triage(binary, finding):

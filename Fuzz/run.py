@@ -109,7 +109,10 @@ def main():
         command.append(f"-dict={ROOT / 'Fuzz' / dictionary}")
     # libFuzzer's own handler reports a Swift trap (with the sanitizer's symbolized stack);
     # Swift's backtracer would take over, slowly, and trip ASan as it reads the process.
-    env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+    # ASan keeps freed memory in a quarantine of 256 MiB by default, which alone would reach the
+    # RSS limit after enough inputs (the OOM then names an innocent input, or kills fork mode's
+    # parent): a small quarantine leaves the limit to what the parsers hold.
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no", ASAN_OPTIONS="quarantine_size_mb=16")
     suppressions = ROOT / "Fuzz" / "lsan.supp"
     if suppressions.exists():
         env["LSAN_OPTIONS"] = f"suppressions={suppressions}:print_suppressions=0"

@@ -16,7 +16,7 @@ public enum EpisodeDuration {
                 digits += 1
                 guard digits <= 9 else { return nil }  // far from overflow
                 part = part * 10 + Int(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: ":") where !inFraction && digits > 0:
+            case UInt8(ascii: ":") where !inFraction && digits > 0 && parts < 2:
                 seconds = seconds * 60 + part
                 parts += 1
                 (part, digits) = (0, 0)
@@ -26,7 +26,7 @@ public enum EpisodeDuration {
                 return nil
             }
         }
-        guard digits > 0, parts < 3, !(inFraction && s.utf8.trimmingASCIIWhitespace().last == UInt8(ascii: ".")) else {
+        guard digits > 0, !(inFraction && s.utf8.trimmingASCIIWhitespace().last == UInt8(ascii: ".")) else {
             return nil
         }
         return seconds * 60 + part

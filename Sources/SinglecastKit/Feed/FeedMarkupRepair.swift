@@ -68,6 +68,13 @@ struct FeedMarkupRepair {
     private var openHasChildren: [Bool] = []
     /// The start of a tag or reference that the previous chunk cut off.
     private var carry: [UInt8] = []
+    /// How long `carry` was when a scan last stopped at its start. The next scan waits until
+    /// it has doubled, so a long tag arriving in small chunks is scanned a few times, not once
+    /// per chunk (which took seconds for 64 KiB in 1-byte chunks).
+    private var carryWhenScanned = 0
+    /// The offset in `carry` of the first fault the input filter reported in bytes that are
+    /// waiting there unscanned.
+    private var carryFilterFault: Int?
     /// The repaired text of the current chunk, when it needs any repair.
     private var output: [UInt8] = []
     /// Whether the current chunk needed a repair.
@@ -78,6 +85,9 @@ struct FeedMarkupRepair {
     private var hasContent = false
     /// The line of the first fault, or nil for a well-formed document.
     private(set) var firstFaultLine: Int?
+    /// How many bytes have been scanned, counting again those held over and scanned anew:
+    /// the work the document cost, which must stay linear in its size however it is chunked.
+    private(set) var scannedBytes = 0
 
     /// Takes the next piece of UTF-8 text (`filterFault`: the offset in it of a fault the
     /// input filter repaired) and hands the repaired text to `emit`. `lineAtEnd` is the line
@@ -93,11 +103,17 @@ struct FeedMarkupRepair {
         if carry.isEmpty {
             try repair(bytes, filterFault: filterFault, isFinal: isFinal, emit: emit)
         } else {
+            let fault = carryFilterFault ?? filterFault.map { $0 + carry.count }
+            if !isFinal, carry.count + bytes.count < 2 * carryWhenScanned {
+                carry.append(contentsOf: bytes)
+                carryFilterFault = fault
+                return
+            }
             let joined = carry + bytes
-            let shift = carry.count
             carry = []
+            carryFilterFault = nil
             try joined.withUnsafeBytes {
-                try repair($0, filterFault: filterFault.map { $0 + shift }, isFinal: isFinal, emit: emit)
+                try repair($0, filterFault: fault, isFinal: isFinal, emit: emit)
             }
         }
     }
@@ -115,8 +131,10 @@ struct FeedMarkupRepair {
         copied = 0
         isRepaired = false
         output.removeAll(keepingCapacity: true)
+        scannedBytes += buffer.count
         let end = scan(buffer, isFinal: isFinal)
         carry = Array(buffer[end...])
+        carryWhenScanned = carry.count
         if !isRepaired {
             if end > 0 { try emit(UnsafeRawBufferPointer(rebasing: buffer[..<end])) }
         } else {

@@ -14,6 +14,8 @@ import Testing
     @Test(arguments: [
         "", " ", "abc", "-01:15:15", "o1:15:15", "1:2:3:4", ":", "1:", ":30", "1::2", "1.5:00", "90.", "1:02:03.",
         "1:02:03.5.5", "+5", "1 h", "12345678901234567890", "1:99999999999", "٣:٠٠",
+        // Found by Fuzz/run.py episode-duration: more parts than H:M:S overflowed before being refused.
+        "1:0:10:1:02:0:00:0:2:0:00:0:0:00:006.0:00:006.", "59:59:59:59:59:59:59:59:59:59:59:59",
     ])
     func rejects(string: String) {
         #expect(EpisodeDuration.parse(string) == nil)

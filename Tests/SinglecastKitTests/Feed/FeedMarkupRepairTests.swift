@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import SinglecastKit
@@ -63,6 +65,23 @@ private func lineAtEnd(_ text: [UInt8]) -> Int {
     @Test func aCutOffTagIsPassedOnAtTheEnd() throws {
         #expect(try repaired("<rss><item><title>Cut in the mid").text == "<rss><item><title>Cut in the mid")
         #expect(try repaired("<rss><item><enclosure url=\"x").text == "<rss><item><enclosure url=\"x")
+    }
+
+    /// Found by `Fuzz/run.py feed-parse`: a DOCTYPE whose first `>` comes 27 KB on was held
+    /// and scanned again from its start for every chunk, seconds of work in 1-byte chunks.
+    @Test func longMarkupInSmallChunksIsScannedAFewTimes() throws {
+        let bytes = try Array(Fixtures.data("feeds/fuzz-long-doctype-in-small-chunks.xml"))
+        var repair = FeedMarkupRepair()
+        var output: [UInt8] = []
+        for byte in bytes {
+            try [byte].withUnsafeBytes { try repair.process($0, filterFault: nil, isFinal: false) { output += $0 } }
+        }
+        try repair.process(UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true) { output += $0 }
+        var whole = FeedMarkupRepair()
+        var wholeOutput: [UInt8] = []
+        try bytes.withUnsafeBytes { try whole.process($0, filterFault: nil, isFinal: true) { wholeOutput += $0 } }
+        #expect(output == wholeOutput)
+        #expect(repair.scannedBytes < 4 * bytes.count)
     }
 
     @Test func countsLinesEightBytesAtATime() {

@@ -276,6 +276,7 @@ private func date(_ iso8601: String) -> Date {
         "recover-mismatched-end-tag.xml", "recover-missing-end-tag.xml", "recover-unterminated-cdata.xml",
         "recover-comment-before-declaration.xml", "recover-invalid-utf8.xml", "recover-content-after-root.xml",
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
+        "fuzz-long-doctype-in-small-chunks.xml",
     ]
 
     @Test(arguments: fixtures)

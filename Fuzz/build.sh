@@ -1,0 +1,45 @@
+#!/bin/sh
+# Builds the libFuzzer targets into Fuzz/.build/ with swiftc alone (no SwiftPM, so none of the
+# package's dependencies): each target is its entry point in Targets/ compiled with the
+# SinglecastKit files it needs, as one module, against libxml2 through Sources/CLibXML2.
+#
+#   Fuzz/build.sh [TARGET…]   (default: all of feed-parse feed-dates episode-duration opml-reader)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+kit="$root/Sources/SinglecastKit"
+out="$root/Fuzz/.build"
+mkdir -p "$out"
+
+# The parsers and their model, without the files that do I/O (FeedLoader: HTTP and the
+# blocking-IO pool; OPMLReader+File: reading a file off the pool).
+parsing_sources() {
+    for file in "$kit"/Feed/*.swift; do
+        [ "$(basename "$file")" = FeedLoader.swift ] || echo "$file"
+    done
+    echo "$kit/Model/Feed.swift" "$kit/Model/Podcast.swift" "$kit/Model/Episode.swift"
+}
+
+sources() {
+    case "$1" in
+    feed-parse) parsing_sources; echo "$root/Fuzz/Targets/FeedParseTarget.swift" ;;
+    opml-reader) parsing_sources; echo "$kit/OPML/OPMLReader.swift" "$kit/OPML/OPMLDocument.swift" \
+        "$root/Fuzz/Targets/OPMLReaderTarget.swift" ;;
+    feed-dates) echo "$kit/Feed/FeedDates.swift" "$root/Fuzz/Targets/FeedDatesTarget.swift" ;;
+    episode-duration) echo "$kit/Feed/EpisodeDuration.swift" "$root/Fuzz/Targets/EpisodeDurationTarget.swift" ;;
+    *) echo "unknown target: $1 (feed-parse, feed-dates, episode-duration, opml-reader)" >&2; exit 64 ;;
+    esac
+}
+
+[ $# -gt 0 ] || set -- feed-parse feed-dates episode-duration opml-reader
+for target in "$@"; do
+    files=$(sources "$target")
+    echo "building $out/$target"
+    # shellcheck disable=SC2086 # one path per word
+    nice -n 19 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
+        -swift-version 6 -module-name SinglecastKit \
+        -I "$root/Sources/CLibXML2" $(pkg-config --cflags libxml-2.0 | sed 's/-I/-Xcc -I/g') \
+        $(pkg-config --libs libxml-2.0) \
+        -module-cache-path "$out/module-cache" \
+        $files -o "$out/$target"
+    git -C "$root" describe --always --dirty >"$out/$target.version"
+done

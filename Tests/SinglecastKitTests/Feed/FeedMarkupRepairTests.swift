@@ -73,13 +73,23 @@ private func lineAtEnd(_ text: [UInt8]) -> Int {
         let bytes = try Array(Fixtures.data("feeds/fuzz-long-doctype-in-small-chunks.xml"))
         var repair = FeedMarkupRepair()
         var output: [UInt8] = []
-        for byte in bytes {
-            try [byte].withUnsafeBytes { try repair.process($0, filterFault: nil, isFinal: false) { output += $0 } }
+        var line = 1
+        func emit(_ emitted: UnsafeRawBufferPointer) {
+            output += emitted
+            line += emitted.filter { $0 == 0x0A }.count
         }
-        try repair.process(UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true) { output += $0 }
+        for byte in bytes {
+            try [byte].withUnsafeBytes { chunk in
+                try repair.process(chunk, filterFault: nil, isFinal: false, lineAtEnd: line, emit: emit)
+            }
+        }
+        try repair.process(
+            UnsafeRawBufferPointer(start: nil, count: 0), filterFault: nil, isFinal: true, lineAtEnd: line, emit: emit)
         var whole = FeedMarkupRepair()
         var wholeOutput: [UInt8] = []
-        try bytes.withUnsafeBytes { try whole.process($0, filterFault: nil, isFinal: true) { wholeOutput += $0 } }
+        try bytes.withUnsafeBytes { chunk in
+            try whole.process(chunk, filterFault: nil, isFinal: true, lineAtEnd: 1) { wholeOutput += $0 }
+        }
         #expect(output == wholeOutput)
         #expect(repair.scannedBytes < 4 * bytes.count)
     }

@@ -21,9 +21,12 @@ public actor FeedSave {
     private let createdPodcast: Bool
     private let options: Library.SaveOptions
     private let state: Mutex<EpisodeColumns.Saver>
-    /// The write of the previous batch, which the next batch waits for: one batch is stored
-    /// while the next is parsed.
-    private var pending: Task<Void, any Error>?
+    /// The writes of the batches handed over and not yet stored, oldest first; each waits for
+    /// the one before, so batches are stored in feed order while the parser goes on.
+    private var pending: [Task<Void, any Error>] = []
+    /// How many batches may wait to be stored before the parser waits for the oldest: a few,
+    /// so that several feeds parsed at once share the writer without stalling one another.
+    private static let batchesInFlight = 4
     private var isOver = false
     /// The validators of the response the feed came in, remembered at the commit.
     private var validators: FeedValidators?
@@ -64,17 +67,29 @@ public actor FeedSave {
         self.validators = validators
     }
 
-    /// Stores the next episodes of the feed, in feed order. Returns once the previous batch is
-    /// stored; this one is stored while the caller parses on.
+    /// Stores the next episodes of the feed, in feed order, while the caller parses on.
+    /// Waits only when several batches are still to be stored.
     public func add(_ episodes: [Episode]) async throws {
-        try await pending?.value
+        if pending.count >= Self.batchesInFlight {
+            try await pending.removeFirst().value
+        }
         guard !episodes.isEmpty else { return }
         let writer = self.writer
-        pending = Task {
-            try await writer.writeWithoutTransaction { db in
-                try self.state.withLock { saver in try saver.add(episodes, db: db) }
-            }
-        }
+        let previous = pending.last
+        pending.append(
+            Task {
+                try await previous?.value
+                try await writer.writeWithoutTransaction { db in
+                    try self.state.withLock { saver in try saver.add(episodes, db: db) }
+                }
+            })
+    }
+
+    /// Returns once every batch handed over is stored.
+    public func flush() async throws {
+        let batches = pending
+        pending = []
+        for batch in batches { try await batch.value }
     }
 
     /// Stores the feed's last episodes and makes the podcast what the feed says, in one
@@ -82,8 +97,7 @@ public actor FeedSave {
     /// files, without a number), its details, and the validators of the response.
     public func commit(_ feed: Feed) async throws -> SavedFeed {
         try await add(feed.episodes)
-        try await pending?.value
-        pending = nil
+        try await flush()
         let podcastID = self.podcastID
         let feedKey = self.feedKey
         let options = self.options
@@ -113,8 +127,8 @@ public actor FeedSave {
     /// Leaves the library as it was before the save (for a podcast that had no episodes, its
     /// episodes written so far are removed). Does nothing after a commit.
     public func discard() async {
-        _ = try? await pending?.value
-        pending = nil
+        for batch in pending { _ = try? await batch.value }
+        pending = []
         guard !isOver else { return }
         isOver = true
         let podcastID = self.podcastID

@@ -64,7 +64,7 @@ extension Library {
                     sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
             }
             if !wasSubscribed {
-                try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ?", arguments: [podcastID])
+                try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
                 try Self.markMostRecentNew(podcastID: podcastID, db: db)
             }
             return !wasSubscribed
@@ -109,7 +109,7 @@ extension Library {
                       updateStatus = NULL, updateDetail = NULL WHERE id = ?
                     """,
                 arguments: [podcastID])
-            try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ?", arguments: [podcastID])
+            try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
         let before = try await library.episodes(podcastID: stored.id)
         let save = try await library.beginSave(feedKey: "k")
         try await save.add(feed(["Zero", "One (edited)", "Two"], guidPrefix: "other").episodes)
-        try await save.add([])
+        try await save.flush()
         await save.discard()
         #expect(try await library.episodes(podcastID: stored.id) == before)
         #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_temp_master") } == 0)
@@ -76,7 +76,7 @@ import Testing
         let library = try Library.inMemory()
         let save = try await library.beginSave(feedKey: "new")
         try await save.add(feed(["One", "Two"]).episodes)
-        try await save.add([])
+        try await save.flush()
         #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 2)
         await save.discard()
         #expect(try await library.podcast(feedKey: "new") == nil)
@@ -121,7 +121,7 @@ import Testing
         let stored = try await library.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
         let save = try await library.beginSave(feedKey: "k")
         try await save.add(feed(["Zero", "One", "Two"], guidPrefix: "n").episodes)
-        try await save.add([])  // returns once the batch before is stored
+        try await save.flush()
         // Another process's write goes through at once, without waiting for a lock.
         var configuration = Configuration()
         configuration.busyMode = .immediateError

@@ -115,6 +115,33 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func updateDownloadBackgroundHandsTheNewEpisodesToTheDaemon() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")
+        for index in 0..<3 {
+            world.server.serve(path: "/media/Alpha-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A3", "A2", "A1"]), etag: "\"2\"")
+
+        let update = try await world.cli.run(["update", "--download", "--background"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Alpha: 2 new"))
+        // The command returns at once; the daemon it started downloads the three new episodes.
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Alpha")
+        try await waitUntil {
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()) == ["A1.mp3", "A2.mp3", "A3.mp3"]
+        }
+        for (name, byte) in [("A3.mp3", 0), ("A2.mp3", 1), ("A1.mp3", 2)] {
+            #expect(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) == Data(repeating: UInt8(byte), count: 2000))
+        }
+        let lock = try String(contentsOf: world.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8)
+        let daemon = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(daemon, SIGTERM)
+        try await waitUntil { kill(daemon, 0) != 0 }
+        try await world.stop()
+    }
+
     @Test func movesAreFollowedOnlyWhenPermanent() async throws {
         let world = try await World.start()
         world.serveFeed("/moved-for-good.xml", Self.feed("Permanent", items: ["P1"]))

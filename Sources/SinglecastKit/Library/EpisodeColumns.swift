@@ -268,14 +268,16 @@ enum EpisodeColumns {
     /// The columns an ``EpisodeEntry`` is read from, in the order ``entry(from:downloads:)``
     /// reads them (by index: a listing of 20,000 episodes looks up no column by name).
     static func entrySelection(of table: String = "episode") -> String {
-        (["id", "position", "isNew", "isDeleted"] + fields.map(\.name)).map { "\(table).\($0)" }
-            .joined(separator: ", ")
+        (entryBookkeeping + fields.map(\.name)).map { "\(table).\($0)" }.joined(separator: ", ")
     }
+
+    /// The columns an entry has besides the feed's, first in ``entrySelection(of:)``.
+    private static let entryBookkeeping = ["id", "position", "isNew", "isDeleted"]
 
     /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download.
     static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
         var episode = Episode(title: "")
-        for (offset, field) in fields.enumerated() { field.read(&episode, row, offset + 4) }
+        for (offset, field) in fields.enumerated() { field.read(&episode, row, entryBookkeeping.count + offset) }
         return EpisodeEntry(
             id: row[0], number: row[1] ?? 0, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
             isNew: row[2], isDeleted: row[3])

@@ -12,13 +12,15 @@ extension Library {
     }
 
     /// Whether a subscription that lists an episode with this enclosure URL asks for extras.
+    /// (It runs for every completed download: only the episodes of podcasts that want extras are
+    /// searched, through the podcast index, never the whole table.)
     public func subscriptionWantsExtras(enclosureURL: String) async throws -> Bool {
         try await writer.read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM podcast JOIN episode ON episode.podcastId = podcast.id
-                      WHERE episode.enclosureURL = ? AND podcast.subscribedAt IS NOT NULL AND podcast.extras)
+                    SELECT EXISTS (SELECT 1 FROM episode WHERE enclosureURL = ? AND podcastId IN
+                      (SELECT id FROM podcast WHERE subscribedAt IS NOT NULL AND extras))
                     """,
                 arguments: [enclosureURL]) ?? false
         }

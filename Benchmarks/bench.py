@@ -46,8 +46,8 @@ def compare(runs, contenders):
 
 
 def build():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "singlecast"], cwd=ROOT, check=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "parse-feed"], cwd=ROOT, check=True)
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "singlecast"], cwd=ROOT, check=True)
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "parse-feed"], cwd=ROOT, check=True)
 
 
 def bench_feed(runs, work, sizes):

@@ -66,7 +66,7 @@ def main():
     args = sys.argv[1:]
     kills = int(args[args.index("--kills") + 1]) if "--kills" in args else 20
     rng = random.Random(int(args[args.index("--seed") + 1]) if "--seed" in args else 1)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "singlecast"], cwd=ROOT, check=True,
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "singlecast"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     work = tempfile.mkdtemp(prefix="singlecast-kill-")
     os.chmod(work, 0o755)

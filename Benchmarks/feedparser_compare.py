@@ -90,7 +90,7 @@ def singlecast_binary():
         path = os.path.join(ROOT, ".build", configuration, "singlecast")
         if os.path.exists(path):
             return path
-    sys.exit("build singlecast first: swift build -c release --product singlecast")
+    sys.exit("build singlecast first: swift build -c release --static-swift-stdlib --product singlecast")
 
 
 def read_singlecast(binary, path, home):

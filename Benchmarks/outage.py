@@ -142,7 +142,7 @@ def main():
     args = sys.argv[1:]
     outage = float(args[args.index("--outage") + 1]) if "--outage" in args else 120
     mode = args[args.index("--mode") + 1] if "--mode" in args else "both"
-    subprocess.run(["swift", "build", "-c", "release", "--product", "singlecast"], cwd=ROOT, check=True,
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "singlecast"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     work = tempfile.mkdtemp(prefix="singlecast-outage-")
     os.chmod(work, 0o755)

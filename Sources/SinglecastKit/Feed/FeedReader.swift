@@ -419,6 +419,7 @@ struct FeedReader {
     /// places only), and `%` only before two hex digits.
     static func isPlainAbsoluteURL(_ string: String) -> Bool {
         guard hasScheme(string) else { return false }
+        let isPlain = Self.isPlainURLByte
         var pendingHexDigits = 0
         for byte in string.utf8 {
             if pendingHexDigits > 0 {
@@ -427,34 +428,39 @@ struct FeedReader {
                     || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)  // either case
                 guard isHexDigit else { return false }
                 pendingHexDigits -= 1
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                continue
-            case UInt8(ascii: "%"):
+            } else if byte == UInt8(ascii: "%") {
                 pendingHexDigits = 2
-            default:
-                guard Self.plainPunctuation.contains(byte) else { return false }
+            } else if !isPlain[Int(byte)] {
+                return false
             }
         }
         return pendingHexDigits == 0
     }
 
-    /// RFC 3986's unreserved and reserved punctuation, but for `[`, `]` and `#`.
-    private static let plainPunctuation = Set("-._~:/?@!$&'()*+,;=".utf8)
+    /// For each byte, whether a URL may hold it unescaped anywhere: letters, digits, and RFC
+    /// 3986's unreserved and reserved punctuation but for `[`, `]` and `#`.
+    private static let isPlainURLByte: [Bool] = (0...255).map { (byte: UInt8) in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "-._~:/?@!$&'()*+,;=".utf8.contains(byte)
+        }
+    }
 
     /// Whether a URL string starts with a scheme (`https:`), so needs no base.
     private static func hasScheme(_ string: String) -> Bool {
-        for (offset, byte) in string.utf8.enumerated() {
+        var offset = 0
+        for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: ":"): return offset > 0
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
                 if offset == 0 { return false }
             default: return false
             }
+            offset += 1
         }
         return false
     }

@@ -17,11 +17,13 @@ enum EpisodeColumns {
     }
 
     /// One stored property of an episode: its column, how to read it from an episode, and how
-    /// to put it back from a row (the column's index in the row given).
+    /// to put it back from a row (the column's index in the row given); `isListed` when
+    /// listings load it.
     struct Field: Sendable {
         let name: String
         let value: @Sendable (Episode) -> Value
         let read: @Sendable (inout Episode, Row, Int) -> Void
+        var isListed = true
     }
 
     /// Every column that holds what a feed says of an episode, in binding order.
@@ -35,7 +37,10 @@ enum EpisodeColumns {
                 episode.published = (row[index] as Double?).map(Date.init(timeIntervalSince1970:))
             }),
         Field(name: "duration", value: { .integer($0.duration.map(Int64.init)) }, read: { $0.duration = $1[$2] }),
-        Field(name: "description", value: { .text($0.description) }, read: { $0.description = $1[$2] }),
+        // Most of a row, and no listing shows it.
+        Field(
+            name: "description", value: { .text($0.description) }, read: { $0.description = $1[$2] },
+            isListed: false),
         Field(
             name: "enclosureURL", value: { .text($0.enclosure?.url) },
             read: { episode, row, index in episode.enclosure = (row[index] as String?).map { Enclosure(url: $0) } }),
@@ -268,16 +273,20 @@ enum EpisodeColumns {
     /// The columns an ``EpisodeEntry`` is read from, in the order ``entry(from:downloads:)``
     /// reads them (by index: a listing of 20,000 episodes looks up no column by name).
     static func entrySelection(of table: String = "episode") -> String {
-        (entryBookkeeping + fields.map(\.name)).map { "\(table).\($0)" }.joined(separator: ", ")
+        (entryBookkeeping + listedFields.map(\.name)).map { "\(table).\($0)" }.joined(separator: ", ")
     }
+
+    /// The fields an entry holds.
+    private static let listedFields = fields.filter(\.isListed)
 
     /// The columns an entry has besides the feed's, first in ``entrySelection(of:)``.
     private static let entryBookkeeping = ["id", "position", "isNew", "isDeleted"]
 
-    /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download.
+    /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download
+    /// (its episode without the fields that are not listed).
     static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
         var episode = Episode(title: "")
-        for (offset, field) in fields.enumerated() { field.read(&episode, row, entryBookkeeping.count + offset) }
+        for (offset, field) in listedFields.enumerated() { field.read(&episode, row, entryBookkeeping.count + offset) }
         return EpisodeEntry(
             id: row[0], number: row[1] ?? 0, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
             isNew: row[2], isDeleted: row[3])
@@ -298,7 +307,17 @@ enum EpisodeColumns {
 
         mutating func bind(_ value: Value) {
             switch value {
-            case .text(let text?): sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            case .text(var text?):
+                // With its length: SQLite need not measure a description of kilobytes again.
+                text.withUTF8 { bytes in
+                    guard let start = bytes.baseAddress else {
+                        _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)  // a null pointer binds NULL
+                        return
+                    }
+                    start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+                    }
+                }
             case .integer(let number?): sqlite3_bind_int64(handle, index, number)
             case .real(let number?): sqlite3_bind_double(handle, index, number)
             case .text(nil), .integer(nil), .real(nil): sqlite3_bind_null(handle, index)

@@ -157,7 +157,8 @@ final class CheckpointDeferral: Sendable {
     /// SQLite's default: a commit that leaves the log this many pages long copies them back.
     private static let autocheckpointPages = 1000
 
-    /// Called on the writer's connection when a save begins.
+    /// Called on the writer's connection when a save begins; each call, even one that
+    /// throws, is matched by a call to ``end(_:)``.
     func begin(_ db: Database) throws {
         if saves.withLock({ saves in
             saves += 1

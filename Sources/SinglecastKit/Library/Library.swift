@@ -147,6 +147,19 @@ public struct Library: Sendable {
         _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(emptyingLog ? .truncate : .passive) }
     }
 
+    /// Runs `body`, which saves many feeds (an update of every subscription), with SQLite's
+    /// checkpoints held off, as during one save, and then copies the log into the database
+    /// file once: without it, each moment between two saves would copy all that the saves
+    /// before it wrote, on the writer's thread, while the other feeds wait.
+    public func savingFeeds<T: Sendable>(_ body: () async -> T) async -> T {
+        let deferral = checkpointDeferral
+        _ = try? await writer.writeWithoutTransaction { db in try deferral.begin(db) }
+        let result = await body()
+        _ = try? await writer.writeWithoutTransaction { db in deferral.end(db) }
+        await checkpoint()
+        return result
+    }
+
     /// Stores what a feed says of its podcast (and, for a podcast that moved, its new key).
     static func storeDetails(_ podcast: Podcast, podcastID: Int64, feedKey: String, db: Database) throws {
         try db.execute(

@@ -30,6 +30,8 @@ public struct EpisodeEntry: Equatable, Sendable {
     public var id: Int64
     /// The position in the feed, from 1.
     public var number: Int
+    /// The episode as listings show it: without its description, which no listing prints and
+    /// which is most of the stored row.
     public var episode: Episode
     /// The progress-buffer entry for the episode's enclosure, if it was ever asked for.
     public var download: Download?

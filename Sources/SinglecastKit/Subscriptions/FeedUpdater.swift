@@ -35,27 +35,31 @@ public struct FeedUpdater: Sendable {
     ) async -> [PodcastUpdate] {
         let hosts = HostLimiter(limit: maximumPerHost)
         let active = subscriptions.filter { $0.podcast.subscription?.isGone != true }
-        var results: [Int: PodcastUpdate] = [:]
-        await withTaskGroup(of: (Int, PodcastUpdate).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < active.count else { return }
-                let index = next
-                let summary = active[index]
-                next += 1
-                group.addTask {
-                    let lease = await hosts.lease(URL(string: summary.podcast.feedKey)?.host ?? "")
-                    // The host's connection is free once the body is read: the save runs without it.
-                    let update = await self.update(summary, fetched: lease.release)
-                    await lease.release()
-                    return (index, update)
+        // Their saves copy the log into the database file once, at the end.
+        let results = await library.savingFeeds {
+            await withTaskGroup(of: (Int, PodcastUpdate).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < active.count else { return }
+                    let index = next
+                    let summary = active[index]
+                    next += 1
+                    group.addTask {
+                        let lease = await hosts.lease(URL(string: summary.podcast.feedKey)?.host ?? "")
+                        // The host's connection is free once the body is read: the save runs without it.
+                        let update = await self.update(summary, fetched: lease.release)
+                        await lease.release()
+                        return (index, update)
+                    }
                 }
-            }
-            for _ in 0..<maximumConnections { startNext() }
-            for await (index, update) in group {
-                results[index] = update
-                progress(update)
-                startNext()
+                for _ in 0..<maximumConnections { startNext() }
+                var results: [Int: PodcastUpdate] = [:]
+                for await (index, update) in group {
+                    results[index] = update
+                    progress(update)
+                    startNext()
+                }
+                return results
             }
         }
         return active.indices.compactMap { results[$0] }

@@ -20,7 +20,7 @@ public struct Library: Sendable {
     }
 
     private init(directory: URL) throws {
-        let path = directory.appendingPathComponent("library.sqlite").path
+        let path = Self.databasePath(in: directory)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var configuration = Configuration()
@@ -148,16 +148,38 @@ public struct Library: Sendable {
     }
 
     /// Runs `body`, which saves many feeds (an update of every subscription), with SQLite's
-    /// checkpoints held off, as during one save, and then copies the log into the database
-    /// file once: without it, each moment between two saves would copy all that the saves
-    /// before it wrote, on the writer's thread, while the other feeds wait.
+    /// checkpoints held off on the writer's connection, as during one save: otherwise each
+    /// moment between two saves would copy all that the saves before it wrote, and wait for
+    /// the disk, on the writer's thread while the other feeds wait. Meanwhile a connection of
+    /// its own copies the log into the database file every quarter second (a passive
+    /// checkpoint neither waits for the writer nor makes it wait), so that the copy at the
+    /// end, ``checkpoint(emptyingLog:)``, is short.
     public func savingFeeds<T: Sendable>(_ body: () async -> T) async -> T {
         let deferral = checkpointDeferral
         _ = try? await writer.writeWithoutTransaction { db in try deferral.begin(db) }
+        let copier = Task { await copyLog(every: .milliseconds(250)) }
         let result = await body()
+        copier.cancel()
+        await copier.value
         _ = try? await writer.writeWithoutTransaction { db in deferral.end(db) }
         await checkpoint()
         return result
+    }
+
+    /// Until cancelled, copies the write-ahead log into the database file from a connection
+    /// of its own, on the blocking-IO threads.
+    private func copyLog(every interval: Duration) async {
+        guard let directory else { return }
+        let path = Self.databasePath(in: directory)
+        guard let connection = try? await OffPool.run({ try DatabaseQueue(path: path) }) else { return }
+        while (try? await Task.sleep(for: interval)) != nil {
+            _ = try? await OffPool.run { try connection.writeWithoutTransaction { try $0.checkpoint(.passive) } }
+        }
+    }
+
+    /// The database file in a library's folder.
+    private static func databasePath(in directory: URL) -> String {
+        directory.appendingPathComponent("library.sqlite").path
     }
 
     /// Stores what a feed says of its podcast (and, for a podcast that moved, its new key).

@@ -14,7 +14,11 @@ extension String {
     ///
     /// For text that may hold URLs (an error's details, a log line); for a `URL` use ``URL/redacted``.
     public var redactingURLPasswords: String {
-        guard utf8.contains(UInt8(ascii: "@")) else { return self }
+        var text = self
+        let hasAt = text.withUTF8 { bytes in
+            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "@")), bytes.count) != nil } ?? false
+        }
+        guard hasAt else { return self }
         // `scheme://user:` then a password up to the last `@` of the authority.
         return replacing(#/([A-Za-z][A-Za-z0-9+.\-]*://[^/?#\s:@]*):[^/?#\s]*@/#) { "\($0.output.1):***@" }
     }

@@ -104,7 +104,8 @@ struct JSONOutput {
     }
 
     mutating func raw(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -115,10 +116,15 @@ struct JSONOutput {
         buffer.append(0x22)
         text.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                buffer.append(contentsOf: Self.escape(byte))
-                start = index + 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    buffer.append(contentsOf: Self.escape(byte))
+                    start = index + 1
+                }
+                index += 1
             }
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
@@ -154,18 +160,23 @@ struct JSONOutput {
         buffer.append(contentsOf: [UInt8(ascii: "Z"), 0x22])
     }
 
-    /// The decimal digits of `value`, zero-padded to `minimumCount`.
+    /// The decimal digits of `value`, zero-padded to `minimumCount` (at most 20).
     private mutating func appendDigits(_ value: UInt64, minimumCount: Int) {
-        let start = buffer.count
-        var rest = value
-        repeat {
-            buffer.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        while buffer.count - start < minimumCount {
-            buffer.append(UInt8(ascii: "0"))
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
+        withUnsafeMutableBytes(of: &digits) { digits in
+            var start = digits.count
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            while digits.count - start < minimumCount {
+                start -= 1
+                digits[start] = UInt8(ascii: "0")
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
         }
-        buffer[start...].reverse()
     }
 
     private static func escape(_ byte: UInt8) -> [UInt8] {

@@ -114,6 +114,25 @@ import Testing
         #expect(rows == 4)
     }
 
+    @Test func savingManyFeedsLeavesTheLogInTheDatabaseFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        let log = folder.appendingPathComponent("library.sqlite-wal")
+        func logSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 }
+        let pagesWrittenDuring = await library.savingFeeds {
+            for index in 0..<3 {
+                _ = try? await library.saveFeed(feed(Array(repeating: "Episode", count: 200), guidPrefix: "p\(index)-"), feedKey: "k\(index)")
+            }
+            return logSize()
+        }
+        // The saves' pages went through the log, and were all copied into the database file.
+        #expect(pagesWrittenDuring > 0)
+        #expect(logSize() == 0)
+        let counts = try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") }
+        #expect(counts == 600)
+    }
+
     @Test func stagingAStoredPodcastTakesNoLockOnTheLibrary() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -228,9 +228,7 @@ public struct Library: Sendable {
     /// The episodes of a podcast in feed order, each with its progress-buffer entry.
     public func episodes(podcastID: Int64) async throws -> [EpisodeEntry] {
         try await writer.read { db in
-            var entries: [EpisodeEntry] = []
-            try Self.forEachEpisode(db, podcastID: podcastID) { entries.append($0) }
-            return entries
+            try Self.episodes(db, podcastID: podcastID, downloads: Self.downloadsByEnclosureURL(db))
         }
     }
 
@@ -243,11 +241,33 @@ public struct Library: Sendable {
         }
     }
 
-    /// Calls `body` with each episode of a podcast in feed order, one at a time (a listing of
-    /// any length is never held whole), on the library's reading thread.
-    public func forEachEpisode(podcastID: Int64, _ body: @escaping @Sendable (EpisodeEntry) throws -> Void) async throws {
-        try await writer.read { db in try Self.forEachEpisode(db, podcastID: podcastID, body) }
+    /// Calls `body` with the episodes of a podcast in feed order, a page at a time, while the
+    /// next page is read: a listing of any length is never held whole, and reading it overlaps
+    /// what `body` does with it. Every page comes from one snapshot of the library.
+    public func forEachEpisodePage(podcastID: Int64, _ body: ([EpisodeEntry]) async throws -> Void) async throws {
+        // A snapshot of its own when other connections may write meanwhile; a queue is serial.
+        let reader: any DatabaseReader
+        if let pool = writer as? DatabasePool {
+            reader = try await OffPool.run { try pool.makeSnapshot() }
+        } else {
+            reader = writer
+        }
+        let downloads = try await reader.read { db in try Self.downloadsByEnclosureURL(db) }
+        func page(after number: Int) async throws -> [EpisodeEntry] {
+            try await reader.read { db in
+                try Self.episodes(db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads)
+            }
+        }
+        var current = try await page(after: 0)
+        while let last = current.last {
+            async let next = page(after: last.number)
+            try await body(current)
+            current = try await next
+        }
     }
+
+    /// How many episodes a page of a listing holds.
+    static let pageSize = 1024
 
     // MARK: - Helpers
 
@@ -269,18 +289,22 @@ public struct Library: Sendable {
         return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row))
     }
 
-    private static func forEachEpisode(_ db: Database, podcastID: Int64, _ body: (EpisodeEntry) throws -> Void) throws {
-        let downloads = try downloadsByEnclosureURL(db)
+    /// A podcast's episodes in feed order after number `after`, at most `limit` of them.
+    private static func episodes(
+        _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download]
+    ) throws -> [EpisodeEntry] {
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT \(EpisodeColumns.entrySelection()) FROM episode
-                WHERE podcastId = ? AND position IS NOT NULL ORDER BY position
+                WHERE podcastId = ? AND position > ? ORDER BY position LIMIT ?
                 """,
-            arguments: [podcastID])
+            arguments: [podcastID, after, limit])
+        var entries: [EpisodeEntry] = []
         while let row = try rows.next() {
-            try body(EpisodeColumns.entry(from: row, downloads: downloads))
+            entries.append(EpisodeColumns.entry(from: row, downloads: downloads))
         }
+        return entries
     }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {

@@ -9,16 +9,25 @@ import Synchronization
 /// "enclosure":{"url","length","type"},"state","progress","file","transcripts":[{"url","type","language","rel"}],
 /// "chapters","extras":[{"kind","file","saved","message"}]}]}`, dates in ISO 8601 UTC.
 enum PodcastJSONWriter {
-    /// Writes the podcast and its episodes as the library hands them over, one at a time;
-    /// `extras` holds the transcripts and chapters saved or failing, by download id.
+    /// Writes the podcast and its episodes as the library hands them over, a page at a time:
+    /// each page is written on a queue of its own while the next is read (a slow pipe holds that
+    /// queue, not a thread that runs tasks); `extras` holds the transcripts and chapters saved or
+    /// failing, by download id.
     static func write(_ stored: StoredPodcast, library: Library, extras: [Int64: [ExtraFile]]) async throws {
         let state = Mutex((out: JSONOutput(), count: 0))
         state.withLock { writeHeader(stored, to: &$0.out) }
-        try await library.forEachEpisode(podcastID: stored.id) { entry in
-            state.withLock { state in
-                state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
-                episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
-                state.count += 1
+        try await library.forEachEpisodePage(podcastID: stored.id) { entries in
+            await withCheckedContinuation { done in
+                output.async {
+                    state.withLock { state in
+                        for entry in entries {
+                            state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
+                            episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
+                            state.count += 1
+                        }
+                    }
+                    done.resume()
+                }
             }
         }
         state.withLock { state in
@@ -26,6 +35,8 @@ enum PodcastJSONWriter {
             state.out.flush()
         }
     }
+
+    private static let output = DispatchQueue(label: "singlecast.json")
 
     private static func writeHeader(_ stored: StoredPodcast, to out: inout JSONOutput) {
         out.raw("{\n  \"title\": ")

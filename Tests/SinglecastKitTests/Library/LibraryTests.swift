@@ -114,6 +114,25 @@ import Testing
         #expect(rows == 4)
     }
 
+    @Test func aListingComesInPagesOfOneSnapshotInFeedOrder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        let count = Library.pageSize * 2 + 5
+        let stored = try await library.saveFeed(feed((0..<count).map { "Episode \($0)" }), feedKey: "k").podcast
+        var pages: [[EpisodeEntry]] = []
+        try await library.forEachEpisodePage(podcastID: stored.id) { page in
+            if pages.isEmpty {
+                // A save meanwhile does not change what the listing shows.
+                _ = try await library.saveFeed(feed(["Other"]), feedKey: "k")
+            }
+            pages.append(page)
+        }
+        #expect(pages.map(\.count) == [Library.pageSize, Library.pageSize, 5])
+        #expect(pages.joined().map(\.number) == Array(1...count))
+        #expect(pages.joined().map(\.episode.title) == (0..<count).map { "Episode \($0)" })
+    }
+
     @Test func savingManyFeedsLeavesTheLogInTheDatabaseFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

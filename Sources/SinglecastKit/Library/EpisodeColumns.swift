@@ -142,7 +142,8 @@ enum EpisodeColumns {
         private let stagingTable: String
         /// Whether the episodes the save adds are marked new.
         private let marksAddedNew: Bool
-        private let writesDirectly: Bool
+        /// Whether the podcast has no episodes yet (see ``readStored(db:)``).
+        private var writesDirectly = false
         private var stored: [String: Stored] = [:]
         private var seen = Set<String>()
         private var hasStagingTable = false
@@ -151,10 +152,14 @@ enum EpisodeColumns {
         /// How many of them the library did not have.
         private(set) var addedCount = 0
 
-        init(podcastID: Int64, stagingTable: String, marksAddedNew: Bool, db: Database) throws {
+        init(podcastID: Int64, stagingTable: String, marksAddedNew: Bool) {
             self.podcastID = podcastID
             self.stagingTable = stagingTable
             self.marksAddedNew = marksAddedNew
+        }
+
+        /// Reads what the library holds of the podcast's episodes; before the first ``add(_:db:)``.
+        mutating func readStored(db: Database) throws {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
             while let row = try rows.next() {

@@ -37,7 +37,7 @@ public actor FeedSave {
         self.writer = writer
         self.deferral = deferral
         self.options = options
-        let (podcastID, created, saver) = try await writer.writeWithoutTransaction { db in
+        let (podcastID, created) = try await writer.writeWithoutTransaction { db in
             var created = false
             let podcastID: Int64
             if let id = options.podcastID {
@@ -49,16 +49,22 @@ public actor FeedSave {
                 podcastID = db.lastInsertedRowID
                 created = true
             }
-            let saver = try EpisodeColumns.Saver(
-                podcastID: podcastID, stagingTable: stagingTable, marksAddedNew: options.newEpisodes == .added, db: db)
             try deferral.begin(db)
-            return (podcastID, created, saver)
+            return (podcastID, created)
         }
         self.podcastID = podcastID
         self.feedKey = feedKey
         self.createdPodcast = created
-        self.state = Mutex(saver)
+        self.state = Mutex(
+            EpisodeColumns.Saver(podcastID: podcastID, stagingTable: stagingTable, marksAddedNew: options.newEpisodes == .added))
         self.validators = options.validators
+        // What the library holds of the podcast's episodes (tens of thousands of rows for a
+        // large feed) is read while the caller begins to parse: the first batch waits for it.
+        pending = [
+            Task { [writer] in
+                try await writer.writeWithoutTransaction { db in try self.state.withLock { try $0.readStored(db: db) } }
+            }
+        ]
     }
 
     /// Remembers the validators of the response the feed came in, for the next conditional

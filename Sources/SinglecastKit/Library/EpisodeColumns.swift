@@ -22,7 +22,7 @@ enum EpisodeColumns {
     struct Field: Sendable {
         let name: String
         let value: @Sendable (Episode) -> Value
-        let read: @Sendable (inout Episode, Row, Int) -> Void
+        let read: @Sendable (inout Episode, Columns, Int) -> Void
         var isListed = true
     }
 
@@ -289,12 +289,61 @@ enum EpisodeColumns {
 
     /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download
     /// (its episode without the fields that are not listed).
-    static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
+    static func entry(from columns: Columns, downloads: [String: Download]) -> EpisodeEntry {
         var episode = Episode(title: "")
-        for (offset, field) in listedFields.enumerated() { field.read(&episode, row, entryBookkeeping.count + offset) }
+        for (offset, field) in listedFields.enumerated() { field.read(&episode, columns, entryBookkeeping.count + offset) }
         return EpisodeEntry(
-            id: row[0], number: row[1] ?? 0, episode: episode, download: episode.enclosure.flatMap { downloads[$0.url] },
-            isNew: row[2], isDeleted: row[3])
+            id: columns[0], number: columns[1] ?? 0, episode: episode,
+            download: episode.enclosure.flatMap { downloads[$0.url] }, isNew: columns[2], isDeleted: columns[3])
+    }
+
+    /// How many columns ``entrySelection(of:)`` selects: a query's own columns come after them.
+    static var entryColumnCount: Int { entryBookkeeping.count + listedFields.count }
+
+    /// Runs `sql`, which selects ``entrySelection(of:)`` first, and calls `body` with the entry
+    /// of each row and its columns (for those the query selects after the entry's).
+    static func forEachEntry(
+        _ db: Database, sql: String, arguments: StatementArguments = [], downloads: [String: Download],
+        _ body: (EpisodeEntry, Columns) throws -> Void
+    ) throws {
+        try forEachRow(db, sql: sql, arguments: arguments) { columns in
+            try body(entry(from: columns, downloads: downloads), columns)
+        }
+    }
+
+    /// Runs `sql` and calls `body` with the columns of each row, read from SQLite as the
+    /// statement steps: a listing of 20,000 episodes builds no `Row` and looks up no column by
+    /// name.
+    static func forEachRow(
+        _ db: Database, sql: String, arguments: StatementArguments = [], _ body: (Columns) throws -> Void
+    ) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            try body(Columns(handle: handle))
+        }
+    }
+
+    /// The columns of the row a statement is on, read by index.
+    struct Columns {
+        let handle: SQLiteStatement
+
+        /// The value of a column that may be NULL.
+        subscript<Value: ColumnValue>(index: Int) -> Value? {
+            sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Value(handle, Int32(index))
+        }
+
+        /// The value of a column that is never NULL.
+        subscript<Value: ColumnValue>(index: Int) -> Value {
+            Value(handle, Int32(index))
+        }
     }
 
     /// Binds values to a statement's consecutive parameters (nil as NULL), then runs it.
@@ -338,6 +387,34 @@ enum EpisodeColumns {
             }
         }
     }
+}
+
+/// A type a column's value is read as, straight from SQLite.
+protocol ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32)
+}
+
+extension String: ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32) {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        self = sqlite3_column_text(statement, index).map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    }
+}
+
+extension Int64: ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32) { self = sqlite3_column_int64(statement, index) }
+}
+
+extension Int: ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32) { self = Int(sqlite3_column_int64(statement, index)) }
+}
+
+extension Double: ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32) { self = sqlite3_column_double(statement, index) }
+}
+
+extension Bool: ColumnValue {
+    init(_ statement: SQLiteStatement, _ index: Int32) { self = sqlite3_column_int64(statement, index) != 0 }
 }
 
 /// The `transcripts` column: an episode's transcripts as a JSON array, keys sorted so that the

@@ -166,19 +166,19 @@ extension Library {
         try await writer.read { db in
             let downloads = try Self.downloadsByEnclosureURL(db)
             var podcasts: [Int64: StoredPodcast] = [:]
-            let rows = try Row.fetchAll(
+            var found: [(podcastID: Int64, entry: EpisodeEntry)] = []
+            try EpisodeColumns.forEachEntry(
                 db,
                 sql: """
                     SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode JOIN podcast ON podcast.id = episode.podcastId
                     WHERE episode.isNew AND podcast.subscribedAt IS NOT NULL
                     ORDER BY episode.published IS NULL, episode.published DESC, podcast.id, episode.position
-                    """)
-            return try rows.map { row in
-                let podcastID: Int64 = row["podcastId"]
+                    """,
+                downloads: downloads
+            ) { entry, columns in found.append((columns[EpisodeColumns.entryColumnCount], entry)) }
+            return try found.map { podcastID, entry in
                 if podcasts[podcastID] == nil { podcasts[podcastID] = try Self.podcast(db, id: podcastID) }
-                return NewEpisode(
-                    podcast: podcasts[podcastID]!,
-                    entry: EpisodeColumns.entry(from: row, downloads: downloads))
+                return NewEpisode(podcast: podcasts[podcastID]!, entry: entry)
             }
         }
     }

@@ -293,17 +293,15 @@ public struct Library: Sendable {
     private static func episodes(
         _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download]
     ) throws -> [EpisodeEntry] {
-        let rows = try Row.fetchCursor(
+        var entries: [EpisodeEntry] = []
+        try EpisodeColumns.forEachEntry(
             db,
             sql: """
                 SELECT \(EpisodeColumns.entrySelection()) FROM episode
                 WHERE podcastId = ? AND position > ? ORDER BY position LIMIT ?
                 """,
-            arguments: [podcastID, after, limit])
-        var entries: [EpisodeEntry] = []
-        while let row = try rows.next() {
-            entries.append(EpisodeColumns.entry(from: row, downloads: downloads))
-        }
+            arguments: [podcastID, after, limit], downloads: downloads
+        ) { entry, _ in entries.append(entry) }
         return entries
     }
 

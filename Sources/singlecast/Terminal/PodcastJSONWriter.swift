@@ -2,7 +2,7 @@ import Foundation
 import SinglecastKit
 import Synchronization
 
-/// Writes `singlecast episodes --json` straight to standard output, one episode at a time:
+/// Writes `singlecast episodes --json` straight to standard output, a page of episodes at a time:
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
 ///
 /// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration",

@@ -64,10 +64,12 @@ import TestSupport
     }
 }
 
-/// Holds SQLite's write lock on a database from a thread of its own for 3 seconds.
+/// Holds SQLite's write lock on a database from a thread of its own for at least 3 seconds,
+/// and until ``finish()`` (at most 15 s): however slow the machine, the lock is held for as long
+/// as the test needs it.
 final class LockHolder: Sendable {
     private let path: String
-    private let state = Mutex((holding: false, released: false))
+    private let state = Mutex((holding: false, released: false, finishing: false))
 
     init(path: String) {
         self.path = path
@@ -86,7 +88,12 @@ final class LockHolder: Sendable {
                         try db.execute(sql: "BEGIN IMMEDIATE")
                         self.state.withLock { $0.holding = true }
                         started.resume()
-                        Thread.sleep(forTimeInterval: 3)
+                        let start = Date()
+                        while Date().timeIntervalSince(start) < 15,
+                            Date().timeIntervalSince(start) < 3 || !self.state.withLock({ $0.finishing })
+                        {
+                            Thread.sleep(forTimeInterval: 0.05)
+                        }
                         self.state.withLock { $0.holding = false }
                         try db.execute(sql: "COMMIT")
                     }
@@ -98,8 +105,9 @@ final class LockHolder: Sendable {
         }
     }
 
-    /// Returns once the lock is released.
+    /// Lets the lock go (once it has been held for 3 seconds) and returns once it is released.
     func finish() async throws {
+        state.withLock { $0.finishing = true }
         while !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(50)) }
     }
 }

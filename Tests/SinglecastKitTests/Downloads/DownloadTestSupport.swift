@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -111,4 +112,140 @@ final class TransferProgressLog: @unchecked Sendable {
     }
 
     var last: FileTransfer.Progress? { all.last }
+}
+
+/// An engine over an in-memory library, a temporary `Episodes` folder and a local server.
+struct EngineHarness: Sendable {
+    let base: TransferHarness
+    let library: Library
+    let buffer: ProgressBuffer
+    let engine: DownloadEngine
+    let log: EngineEventLog
+
+    var server: TestServer { base.server }
+    var showFolder: URL { buffer.episodes.folder(forPodcast: "Show") }
+
+    /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
+    /// including stopping whatever `body` left running, must finish within `timeLimit` seconds.
+    static func run(
+        limit: Int, timeLimit: Double = 10, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
+        giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
+    ) async throws {
+        try await TransferHarness.run(readTimeout: readTimeout, timeLimit: timeLimit) { base in
+            let library = try Library.inMemory()
+            let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
+            let log = EngineEventLog()
+            let transfer = retryPolicy.map { FileTransfer(session: base.session, retryPolicy: $0) } ?? base.transfer
+            let engine = DownloadEngine(
+                buffer: buffer, transfer: transfer, maximumConcurrentDownloads: limit, giveUp: giveUp,
+                events: { log.record($0) })
+            let harness = EngineHarness(base: base, library: library, buffer: buffer, engine: engine, log: log)
+            do {
+                try await body(harness)
+            } catch {
+                await engine.stopAll()
+                throw error
+            }
+            await engine.stopAll()
+        }
+    }
+
+    func request(_ path: String, title: String, length: Int64? = nil) -> DownloadRequest {
+        let enclosure = Enclosure(url: server.url(path).absoluteString, length: length, type: "audio/mpeg")
+        return DownloadRequest(
+            podcastTitle: "Show", episode: Episode(title: title, enclosure: enclosure), enclosure: enclosure)
+    }
+
+    func record(_ path: String) async throws -> Download {
+        try #require(try await library.download(enclosureURL: server.url(path).absoluteString))
+    }
+
+    func partSize(_ destination: URL) -> Int64 {
+        fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+    }
+
+    func filesInShowFolder() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: showFolder.path).sorted()
+    }
+
+    /// Polls `condition` every few milliseconds; fails when it is still false after `seconds`.
+    func eventually(
+        within seconds: Double = 3, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition still false after \(seconds) s", sourceLocation: sourceLocation)
+                throw EngineConditionTimedOut()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+struct EngineConditionTimedOut: Error {}
+
+/// Every event the engine emitted, in the order emitted.
+final class EngineEventLog: Sendable {
+    private let events = Mutex<[DownloadEvent]>([])
+
+    func record(_ event: DownloadEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    func clear() { events.withLock { $0.removeAll() } }
+
+    var all: [DownloadEvent] { events.withLock { $0 } }
+
+    /// Every transcript and chapters file reported, in order.
+    var extras: [ExtraFile] {
+        all.flatMap { event -> [ExtraFile] in
+            guard case .extras(_, let files) = event else { return [] }
+            return files
+        }
+    }
+
+    /// Everything but progress, as "queued 3", "started 3", "completed 3"….
+    var lifecycle: [String] {
+        all.compactMap { event in
+            switch event {
+            case .alreadyDownloaded(let record): "alreadyDownloaded \(record.id)"
+            case .ownedElsewhere(let record): "ownedElsewhere \(record.id)"
+            case .queued(let record): "queued \(record.id)"
+            case .started(let record): "started \(record.id)"
+            case .completed(let record): "completed \(record.id)"
+            case .failed(let record): "failed \(record.id)"
+            case .retrying(let record): "retrying \(record.id)"
+            case .stopped(let record): "stopped \(record.id)"
+            case .deletedByRetention(let record): "deletedByRetention \(record.id)"
+            case .extras(let record, _): "extras \(record.id)"
+            case .progress: nil
+            }
+        }
+    }
+
+    var started: [Int64] {
+        all.compactMap { if case .started(let record) = $0 { record.id } else { nil } }
+    }
+
+    var retrying: [Download] {
+        all.compactMap { if case .retrying(let record) = $0 { record } else { nil } }
+    }
+
+    var completed: [Download] {
+        all.compactMap { if case .completed(let record) = $0 { record } else { nil } }
+    }
+
+    var stopped: [Download] {
+        all.compactMap { if case .stopped(let record) = $0 { record } else { nil } }
+    }
+
+    var deletedByRetention: [Download] {
+        all.compactMap { if case .deletedByRetention(let record) = $0 { record } else { nil } }
+    }
+
+    var failed: [(record: Download, message: String)] {
+        all.compactMap { if case .failed(let record) = $0 { (record, record.failure ?? "") } else { nil } }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
@@ -10,22 +9,22 @@ struct ExtrasFetcherTests {
     private static let audioSize: Int64 = 50_000
 
     @Test func savesTheChaptersAndThePreferredTranscriptOfEachLanguageBesideTheEpisode() async throws {
-        try await ExtrasHarness.run { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
             try h.serveExtras()
             try await h.engine.enqueue([h.request(withExtras: true)])
             await h.engine.waitUntilIdle()
 
             let download = try #require(try await h.library.downloads().first)
             #expect(download.state == .completed)
-            #expect(try Data(contentsOf: h.file("Title.mp3")) == TestServer.generatedBytes(offset: 0, count: Int(Self.audioSize)))
-            #expect(try Data(contentsOf: h.file("Title.chapters.json")) == Fixtures.data("extras/chapters.json"))
-            #expect(try Data(contentsOf: h.file("Title.en.vtt")) == Fixtures.data("extras/transcript.en.vtt"))
-            #expect(try Data(contentsOf: h.file("Title.de.srt")) == Fixtures.data("extras/transcript.de.srt"))
-            #expect(try h.folderContents() == ["Title.chapters.json", "Title.de.srt", "Title.en.vtt", "Title.mp3"])
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.mp3")) == TestServer.generatedBytes(offset: 0, count: Int(Self.audioSize)))
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.chapters.json")) == Fixtures.data("extras/chapters.json"))
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.en.vtt")) == Fixtures.data("extras/transcript.en.vtt"))
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.de.srt")) == Fixtures.data("extras/transcript.de.srt"))
+            #expect(try h.filesInShowFolder() == ["Title.chapters.json", "Title.de.srt", "Title.en.vtt", "Title.mp3"])
             #expect(!h.server.requests.contains { $0.path == "/en.txt" }, "the VTT is preferred to the text")
 
             let reported = h.log.extras
-            #expect(reported.map(\.file) == [h.file("Title.chapters.json").path, h.file("Title.en.vtt").path, h.file("Title.de.srt").path])
+            #expect(reported.map(\.file) == [h.showFolder.appendingPathComponent("Title.chapters.json").path, h.showFolder.appendingPathComponent("Title.en.vtt").path, h.showFolder.appendingPathComponent("Title.de.srt").path])
             #expect(reported.allSatisfy { $0.isSaved })
             #expect(reported.map(\.bytes) == [
                 try Int64(Fixtures.data("extras/chapters.json").count), try Int64(Fixtures.data("extras/transcript.en.vtt").count),
@@ -36,18 +35,18 @@ struct ExtrasFetcherTests {
     }
 
     @Test func withoutTheFlagOrASubscriptionAskingNoExtraIsFetched() async throws {
-        try await ExtrasHarness.run { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
             try h.serveExtras()
             try await h.engine.enqueue([h.request(withExtras: false)])
             await h.engine.waitUntilIdle()
-            #expect(try h.folderContents() == ["Title.mp3"])
+            #expect(try h.filesInShowFolder() == ["Title.mp3"])
             #expect(h.server.requests.map(\.path) == ["/ep.mp3"])
             #expect(h.log.extras.isEmpty)
         }
     }
 
     @Test func aFailingExtraWarnsTheEpisodeCompletesAndTheNextDownloadRetriesOnlyIt() async throws {
-        try await ExtrasHarness.run(readTimeout: .milliseconds(500)) { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20, readTimeout: .milliseconds(500)) { h in
             try h.serveExtras()
             h.server.addFaults([.notFound], for: "/de.srt")
             h.server.addFaults([.stall(afterBytes: 10, seconds: 3)], for: "/en.vtt")
@@ -61,7 +60,7 @@ struct ExtrasFetcherTests {
             #expect(first.map(\.isSaved) == [true, false, false])
             #expect(first[1].failure == "\(h.server.url("/en.vtt")): timed out waiting for data")
             #expect(first[2].failure == "\(h.server.url("/de.srt")) answered HTTP 404 Not Found")
-            #expect(try h.folderContents() == ["Title.chapters.json", "Title.mp3"], "no partial extra is left")
+            #expect(try h.filesInShowFolder() == ["Title.chapters.json", "Title.mp3"], "no partial extra is left")
             #expect(try await h.library.extrasByDownload()[download.id]?.map(\.isSaved) == [true, false, false])
 
             h.server.clearRequests()
@@ -70,8 +69,8 @@ struct ExtrasFetcherTests {
             await h.engine.waitUntilIdle()
             #expect(h.log.lifecycle == ["alreadyDownloaded \(download.id)", "extras \(download.id)"])
             #expect(Set(h.server.requests.map(\.path)) == ["/en.vtt", "/de.srt"], "only the missing extras")
-            #expect(try Data(contentsOf: h.file("Title.en.vtt")) == Fixtures.data("extras/transcript.en.vtt"))
-            #expect(try Data(contentsOf: h.file("Title.de.srt")) == Fixtures.data("extras/transcript.de.srt"))
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.en.vtt")) == Fixtures.data("extras/transcript.en.vtt"))
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.de.srt")) == Fixtures.data("extras/transcript.de.srt"))
             #expect(try await h.library.extrasByDownload()[download.id]?.allSatisfy { $0.isSaved } == true)
 
             // Complete: a third download asks nothing of the server.
@@ -85,7 +84,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func anHTMLPageAnOversizedFileAndChaptersThatAreNotJSONAreRefused() async throws {
-        try await ExtrasHarness.run(timeLimit: 30) { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 30) { h in
             try h.serveExtras()
             h.server.addFaults([.htmlPage], for: "/en.vtt")
             h.server.serve(path: "/de.srt", generatedSize: Int64(ExtrasFetcher.maximumBytes) + 1, contentType: "application/x-subrip")
@@ -99,12 +98,12 @@ struct ExtrasFetcherTests {
                 "\(h.server.url("/en.vtt")) sent an HTML page instead of the file",
                 "\(h.server.url("/de.srt")): the response is larger than 10 MiB",
             ])
-            #expect(try h.folderContents() == ["Title.mp3"])
+            #expect(try h.filesInShowFolder() == ["Title.mp3"])
         }
     }
 
     @Test func anHTMLTranscriptIsAnHTMLPageByDesign() async throws {
-        try await ExtrasHarness.run { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
             try h.serveExtras()
             h.server.serve(path: "/en.html", data: try Fixtures.data("extras/transcript.en.html"), contentType: "text/html; charset=utf-8")
             var episode = h.episode(title: "Title", path: "/ep.mp3")
@@ -112,31 +111,31 @@ struct ExtrasFetcherTests {
             episode.transcripts = [Transcript(url: h.server.url("/en.html").absoluteString, type: "text/html", language: "en")]
             try await h.engine.enqueue([h.request(withExtras: true, episode: episode)])
             await h.engine.waitUntilIdle()
-            #expect(try h.folderContents() == ["Title.en.html", "Title.mp3"])
-            #expect(try Data(contentsOf: h.file("Title.en.html")) == Fixtures.data("extras/transcript.en.html"))
+            #expect(try h.filesInShowFolder() == ["Title.en.html", "Title.mp3"])
+            #expect(try Data(contentsOf: h.showFolder.appendingPathComponent("Title.en.html")) == Fixtures.data("extras/transcript.en.html"))
         }
     }
 
     @Test func deletingAnEpisodeRemovesItsExtras() async throws {
-        try await ExtrasHarness.run { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
             try h.serveExtras()
             let saved = try await h.library.saveFeed(
                 Feed(podcast: Podcast(title: "Show"), episodes: [h.episode(title: "Title", path: "/ep.mp3")]),
                 feedKey: h.server.url("/feed.xml").absoluteString)
             try await h.engine.enqueue([h.request(withExtras: true)])
             await h.engine.waitUntilIdle()
-            #expect(try h.folderContents().count == 4)
+            #expect(try h.filesInShowFolder().count == 4)
 
             let entries = try await h.library.episodes(podcastID: saved.podcast.id)
             let deleted = try await h.buffer.deleteFiles(of: entries)
             #expect(deleted.count == 1)
-            #expect(try h.folderContents().isEmpty)
+            #expect(try h.filesInShowFolder().isEmpty)
             #expect(try await h.library.extrasByDownload().isEmpty)
         }
     }
 
     @Test func aSubscriptionAskingForExtrasGetsThemAndRetentionRemovesThemWithTheFile() async throws {
-        try await ExtrasHarness.run { h in
+        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
             try h.serveExtras()
             h.server.serve(path: "/new.mp3", generatedSize: Self.audioSize, contentType: "audio/mpeg")
             let older = h.episode(title: "Title", path: "/ep.mp3", published: Date(timeIntervalSince1970: 1_000_000))
@@ -149,13 +148,13 @@ struct ExtrasFetcherTests {
             // Requests as `update --download` makes them: without the flag.
             try await h.engine.enqueue([h.request(withExtras: false, episode: older)])
             await h.engine.waitUntilIdle()
-            #expect(try h.folderContents() == ["Title.chapters.json", "Title.de.srt", "Title.en.vtt", "Title.mp3"])
+            #expect(try h.filesInShowFolder() == ["Title.chapters.json", "Title.de.srt", "Title.en.vtt", "Title.mp3"])
 
             try await h.engine.enqueue([h.request(withExtras: false, episode: newer)])
             await h.engine.waitUntilIdle()
             #expect(h.log.deletedByRetention.map(\.episodeTitle) == ["Title"])
             #expect(
-                try h.folderContents() == ["Newer.chapters.json", "Newer.de.srt", "Newer.en.vtt", "Newer.mp3"],
+                try h.filesInShowFolder() == ["Newer.chapters.json", "Newer.de.srt", "Newer.en.vtt", "Newer.mp3"],
                 "the older episode's extras went with its file")
             let remaining = try await h.library.extrasByDownload()
             #expect(remaining.count == 1)
@@ -164,36 +163,8 @@ struct ExtrasFetcherTests {
     }
 }
 
-/// A local server with an episode and its extras, an engine over an in-memory library, and the
-/// events it emitted.
-private struct ExtrasHarness: Sendable {
-    let base: TransferHarness
-    let library: Library
-    let buffer: ProgressBuffer
-    let engine: DownloadEngine
-    let log: ExtrasEventLog
-
-    var server: TestServer { base.server }
-
-    static func run(
-        readTimeout: Duration = .seconds(5), timeLimit: Double = 20, _ body: @escaping @Sendable (ExtrasHarness) async throws -> Void
-    ) async throws {
-        try await TransferHarness.run(readTimeout: readTimeout, timeLimit: timeLimit) { base in
-            let library = try Library.inMemory()
-            let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
-            let log = ExtrasEventLog()
-            let engine = DownloadEngine(buffer: buffer, transfer: base.transfer, events: { log.record($0) })
-            let harness = ExtrasHarness(base: base, library: library, buffer: buffer, engine: engine, log: log)
-            do {
-                try await body(harness)
-            } catch {
-                await engine.stopAll()
-                throw error
-            }
-            await engine.stopAll()
-        }
-    }
-
+/// The episode and extras these tests serve, on the engine harness.
+private extension EngineHarness {
     /// Serves `/ep.mp3` and the extras of ``episode(title:path:published:)``.
     func serveExtras() throws {
         server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
@@ -219,43 +190,5 @@ private struct ExtrasHarness: Sendable {
     func request(withExtras: Bool, episode: Episode? = nil) -> DownloadRequest {
         let episode = episode ?? self.episode(title: "Title", path: "/ep.mp3")
         return DownloadRequest(podcastTitle: "Show", episode: episode, enclosure: episode.enclosure!, withExtras: withExtras)
-    }
-
-    func file(_ name: String) -> URL {
-        buffer.episodes.folder(forPodcast: "Show").appendingPathComponent(name)
-    }
-
-    func folderContents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: buffer.episodes.folder(forPodcast: "Show").path).sorted()
-    }
-}
-
-private final class ExtrasEventLog: Sendable {
-    private let events = Mutex<[DownloadEvent]>([])
-
-    func record(_ event: DownloadEvent) { events.withLock { $0.append(event) } }
-    func clear() { events.withLock { $0.removeAll() } }
-    var all: [DownloadEvent] { events.withLock { $0 } }
-
-    /// Every extra reported, in order.
-    var extras: [ExtraFile] {
-        all.flatMap { event -> [ExtraFile] in
-            guard case .extras(_, let files) = event else { return [] }
-            return files
-        }
-    }
-    var failed: [Download] { all.compactMap { if case .failed(let record) = $0 { record } else { nil } } }
-    var deletedByRetention: [Download] { all.compactMap { if case .deletedByRetention(let record) = $0 { record } else { nil } } }
-
-    /// The events that are not about progress, as "alreadyDownloaded 1", "extras 1"….
-    var lifecycle: [String] {
-        all.compactMap { event in
-            switch event {
-            case .alreadyDownloaded(let record): "alreadyDownloaded \(record.id)"
-            case .extras(let record, _): "extras \(record.id)"
-            case .progress: nil
-            default: "\(event)"
-            }
-        }
     }
 }

@@ -167,13 +167,20 @@ public struct Library: Sendable {
     }
 
     /// Until cancelled, copies the write-ahead log into the database file from a connection
-    /// of its own, on the blocking-IO threads.
+    /// of its own, on the blocking-IO threads, and has the kernel write the copied pages to
+    /// disk meanwhile: the final checkpoint, which must wait until the file is on disk, then
+    /// finds little left to write.
     private func copyLog(every interval: Duration) async {
         guard let directory else { return }
         let path = Self.databasePath(in: directory)
         guard let connection = try? await OffPool.run({ try DatabaseQueue(path: path) }) else { return }
+        let file = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        defer { if file >= 0 { Glibc.close(file) } }
         while (try? await Task.sleep(for: interval)) != nil {
-            _ = try? await OffPool.run { try connection.writeWithoutTransaction { try $0.checkpoint(.passive) } }
+            _ = try? await OffPool.run {
+                _ = try connection.writeWithoutTransaction { try $0.checkpoint(.passive) }
+                if file >= 0 { fdatasync(file) }
+            }
         }
     }
 

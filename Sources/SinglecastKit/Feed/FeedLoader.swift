@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Fetches a feed over HTTP or reads it from a file, and parses it in the same pass:
 /// bytes go to the streaming parser as they arrive, never held whole.
@@ -17,6 +18,9 @@ public struct FeedLoader: Sendable {
 
     /// How many episodes a batch holds.
     static let batchSize = 512
+
+    /// How much of a body is read before its parse begins (see ``FeedBody/parse(episodes:received:)``).
+    static let readAhead = 512 * 1024
 
     /// What a conditional fetch found.
     public enum Fetch: Sendable {
@@ -37,27 +41,50 @@ public struct FeedLoader: Sendable {
 
         /// Parses the body as it arrives (hashing it when the server sends no validators of
         /// its own), handing its episodes to `episodes` in batches when given (the returned
-        /// feed then holds only those not handed over). Returns the feed, the response's
-        /// validators, and whether the body is the same as the one the previous validators'
-        /// ``FeedValidators/bodyHash`` describes.
-        public func parse(episodes: EpisodeBatches? = nil) async throws -> (Feed, FeedValidators, sameBody: Bool) {
+        /// feed then holds only those not handed over). `received` runs once the whole body
+        /// has arrived: a body of up to ``FeedLoader/readAhead`` bytes is read whole before it
+        /// is parsed, so that its connection can serve another request meanwhile.
+        /// Returns the feed, the response's validators, and whether the body is the same as
+        /// the one the previous validators' ``FeedValidators/bodyHash`` describes.
+        public func parse(episodes: EpisodeBatches? = nil, received: @Sendable () async -> Void = {}) async throws
+            -> (Feed, FeedValidators, sameBody: Bool)
+        {
             let etag = response.headers.first(name: "ETag")
             let lastModified = response.headers.first(name: "Last-Modified")
             var hash: StableHash? = etag == nil && lastModified == nil ? StableHash() : nil
             var reader = BatchingParser(FeedParser(baseURL: response.finalURL, source: source), episodes: episodes)
-            var received = 0
+            var size = 0
+            func consume(_ buffer: ByteBuffer) async throws {
+                try buffer.withUnsafeReadableBytes { bytes in
+                    hash?.mixBytes(bytes)
+                    try reader.parser.parse(bytes)
+                }
+                try await reader.handOver()
+            }
             do {
-                for try await buffer in response.body {
-                    received += buffer.readableBytes
-                    guard received <= FeedLoader.maximumFeedSize else {
+                var body = response.body.makeAsyncIterator()
+                func next() async throws -> ByteBuffer? {
+                    guard let buffer = try await body.next() else { return nil }
+                    size += buffer.readableBytes
+                    guard size <= FeedLoader.maximumFeedSize else {
                         throw HTTPError(.bodyTooLarge(FeedLoader.maximumFeedSize), url: response.finalURL)
                     }
-                    try buffer.withUnsafeReadableBytes { bytes in
-                        hash?.mixBytes(bytes)
-                        try reader.parser.parse(bytes)
-                    }
-                    try await reader.handOver()
+                    return buffer
                 }
+                var ahead: [ByteBuffer] = []
+                var isWhole = false
+                while size < FeedLoader.readAhead {
+                    guard let buffer = try await next() else {
+                        isWhole = true
+                        break
+                    }
+                    ahead.append(buffer)
+                }
+                if isWhole { await received() }
+                for buffer in ahead { try await consume(buffer) }
+                ahead = []
+                while let buffer = try await next() { try await consume(buffer) }
+                if !isWhole { await received() }
             } catch let error as FeedError {
                 throw error
             } catch {

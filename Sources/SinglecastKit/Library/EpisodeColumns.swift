@@ -138,7 +138,8 @@ enum EpisodeColumns {
             var position: Int?
         }
 
-        private let podcastID: Int64
+        /// The podcast's row, from ``readStored(podcastID:db:)``.
+        private var podcastID: Int64 = 0
         private let stagingTable: String
         /// Whether the episodes the save adds are marked new.
         private let marksAddedNew: Bool
@@ -152,14 +153,14 @@ enum EpisodeColumns {
         /// How many of them the library did not have.
         private(set) var addedCount = 0
 
-        init(podcastID: Int64, stagingTable: String, marksAddedNew: Bool) {
-            self.podcastID = podcastID
+        init(stagingTable: String, marksAddedNew: Bool) {
             self.stagingTable = stagingTable
             self.marksAddedNew = marksAddedNew
         }
 
         /// Reads what the library holds of the podcast's episodes; before the first ``add(_:db:)``.
-        mutating func readStored(db: Database) throws {
+        mutating func readStored(podcastID: Int64, db: Database) throws {
+            self.podcastID = podcastID
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
             while let row = try rows.next() {

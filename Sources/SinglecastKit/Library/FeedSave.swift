@@ -15,14 +15,14 @@ import Synchronization
 public actor FeedSave {
     private let writer: any DatabaseWriter
     private let deferral: CheckpointDeferral
-    private let podcastID: Int64
     private let feedKey: String
-    /// Whether this save created the podcast's row (removed again by ``discard()``).
-    private let createdPodcast: Bool
     private let options: Library.SaveOptions
+    /// What the first job on the writer did.
+    private let begun = Mutex(Begun())
     private let state: Mutex<EpisodeColumns.Saver>
-    /// The writes of the batches handed over and not yet stored, oldest first; each waits for
-    /// the one before, so batches are stored in feed order while the parser goes on.
+    /// The jobs handed to the writer and not yet done, oldest first: the podcast's row and
+    /// what the library holds of its episodes, then the batches, each waiting for the one
+    /// before, so batches are stored in feed order while the parser goes on.
     private var pending: [Task<Void, any Error>] = []
     /// How many batches may wait to be stored before the parser waits for the oldest: a few,
     /// so that several feeds parsed at once share the writer without stalling one another.
@@ -31,40 +31,50 @@ public actor FeedSave {
     /// The validators of the response the feed came in, remembered at the commit.
     private var validators: FeedValidators?
 
-    init(library: Library, feedKey: String, options: Library.SaveOptions, stagingTable: String) async throws {
+    /// Begins the save without waiting for the library's writer: the caller can parse at once.
+    init(library: Library, feedKey: String, options: Library.SaveOptions, stagingTable: String) async {
         let writer = library.writer
         let deferral = library.checkpointDeferral
         self.writer = writer
         self.deferral = deferral
         self.options = options
-        let (podcastID, created) = try await writer.writeWithoutTransaction { db in
-            var created = false
-            let podcastID: Int64
-            if let id = options.podcastID {
-                podcastID = id
-            } else if let id = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey]) {
-                podcastID = id
-            } else {
-                try db.execute(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '')", arguments: [feedKey])
-                podcastID = db.lastInsertedRowID
-                created = true
-            }
-            try deferral.begin(db)
-            return (podcastID, created)
-        }
-        self.podcastID = podcastID
         self.feedKey = feedKey
-        self.createdPodcast = created
-        self.state = Mutex(
-            EpisodeColumns.Saver(podcastID: podcastID, stagingTable: stagingTable, marksAddedNew: options.newEpisodes == .added))
+        self.state = Mutex(EpisodeColumns.Saver(stagingTable: stagingTable, marksAddedNew: options.newEpisodes == .added))
         self.validators = options.validators
-        // What the library holds of the podcast's episodes (tens of thousands of rows for a
-        // large feed) is read while the caller begins to parse: the first batch waits for it.
+        // The podcast's row, and what the library holds of its episodes (tens of thousands of
+        // rows for a large feed), are read while the caller begins to parse: the first batch
+        // waits for them.
         pending = [
             Task { [writer] in
-                try await writer.writeWithoutTransaction { db in try self.state.withLock { try $0.readStored(db: db) } }
+                try await writer.writeWithoutTransaction { db in
+                    self.begun.withLock { $0.holdsCheckpoints = true }
+                    try deferral.begin(db)
+                    let podcast = try Self.podcastRow(feedKey: feedKey, options: options, db: db)
+                    self.begun.withLock { $0.podcast = podcast }
+                    try self.state.withLock { try $0.readStored(podcastID: podcast.id, db: db) }
+                }
             }
         ]
+    }
+
+    /// What the first job of a save on the writer did.
+    private struct Begun {
+        /// Whether it called ``CheckpointDeferral/begin(_:)``, which the end of the save matches.
+        var holdsCheckpoints = false
+        /// The podcast's row, and whether the save created it (removed again by ``discard()``).
+        var podcast: (id: Int64, created: Bool)?
+    }
+
+    /// The podcast's row: the one given, the one of the feed's key, or a new one.
+    private static func podcastRow(feedKey: String, options: Library.SaveOptions, db: Database) throws
+        -> (id: Int64, created: Bool)
+    {
+        if let id = options.podcastID { return (id, false) }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey]) {
+            return (id, false)
+        }
+        try db.execute(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '')", arguments: [feedKey])
+        return (db.lastInsertedRowID, true)
     }
 
     /// Remembers the validators of the response the feed came in, for the next conditional
@@ -104,12 +114,13 @@ public actor FeedSave {
     public func commit(_ feed: Feed) async throws -> SavedFeed {
         try await add(feed.episodes)
         try await flush()
-        let podcastID = self.podcastID
+        let podcastID = begun.withLock { $0.podcast!.id }
         let feedKey = self.feedKey
         let options = self.options
         let validators = self.validators
         let deferral = self.deferral
-        try await writer.writeWithoutTransaction { db in
+        let podcast = try await writer.writeWithoutTransaction { db in
+            var podcast: StoredPodcast?
             try db.inTransaction {
                 let added = try self.state.withLock { saver in try saver.merge(db: db) }
                 if options.newEpisodes == .mostRecent && added > 0 {
@@ -120,13 +131,14 @@ public actor FeedSave {
                 if options.makeCurrent {
                     try Library.setCurrentPodcast(podcastID, db: db)
                 }
+                podcast = try Library.podcast(db, id: podcastID)
                 return .commit
             }
             deferral.end(db)
+            return podcast!
         }
         isOver = true
         let (added, count) = self.state.withLock { ($0.addedCount, $0.episodeCount) }
-        let podcast = try await writer.read { db in try Library.podcast(db, id: podcastID)! }
         return SavedFeed(podcast: podcast, episodeCount: count, addedCount: added, warnings: feed.warnings)
     }
 
@@ -137,15 +149,16 @@ public actor FeedSave {
         pending = []
         guard !isOver else { return }
         isOver = true
-        let podcastID = self.podcastID
-        let createdPodcast = self.createdPodcast
+        let begun = self.begun.withLock { $0 }
+        guard begun.holdsCheckpoints else { return }
         let deferral = self.deferral
         _ = try? await writer.writeWithoutTransaction { db in
             defer { deferral.end(db) }
+            guard let podcast = begun.podcast else { return }
             try db.inTransaction {
                 try self.state.withLock { saver in try saver.discard(db: db) }
-                if createdPodcast {
-                    try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [podcastID])
+                if podcast.created {
+                    try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [podcast.id])
                 }
                 return .commit
             }

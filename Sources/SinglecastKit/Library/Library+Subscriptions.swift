@@ -15,9 +15,8 @@ public struct FeedValidators: Equatable, Sendable {
     }
 
     func store(podcastID: Int64, db: Database) throws {
-        try db.execute(
-            sql: "UPDATE podcast SET etag = ?, lastModified = ?, bodyHash = ? WHERE id = ?",
-            arguments: [etag, lastModified, bodyHash, podcastID])
+        try db.cachedStatement(sql: "UPDATE podcast SET etag = ?, lastModified = ?, bodyHash = ? WHERE id = ?")
+            .execute(arguments: [etag, lastModified, bodyHash, podcastID])
     }
 }
 
@@ -91,13 +90,13 @@ extension Library {
 
     /// Marks the podcast's most recently published episode new.
     static func markMostRecentNew(podcastID: Int64, db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE episode SET isNew = 1 WHERE id = (
                   SELECT id FROM episode WHERE podcastId = ? AND position IS NOT NULL
                   ORDER BY published IS NULL, published DESC, position LIMIT 1)
-                """,
-            arguments: [podcastID])
+                """
+        ).execute(arguments: [podcastID])
     }
 
     /// Ends a subscription. The podcast, its episodes and their files stay in the library.
@@ -135,8 +134,11 @@ extension Library {
         }
     }
 
-    /// Records how an update of a subscription went.
-    public func recordUpdate(podcastID: Int64, _ result: UpdateResult, validators: FeedValidators? = nil) async throws {
+    /// Records how an update of a subscription went; returns the podcast as it is now.
+    @discardableResult
+    public func recordUpdate(podcastID: Int64, _ result: UpdateResult, validators: FeedValidators? = nil) async throws
+        -> StoredPodcast?
+    {
         try await writer.write { db in
             let detail: String?
             switch result.status {
@@ -149,13 +151,14 @@ extension Library {
             case .ok, .notModified, .moved: succeeded = true
             case .gone, .failed: succeeded = false
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE podcast SET updateStatus = ?, updateDetail = ?, updatedAt = ?,
                       lastSuccessAt = CASE WHEN ? THEN ? ELSE lastSuccessAt END WHERE id = ?
-                    """,
-                arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
+                    """
+            ).execute(arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
             try validators?.store(podcastID: podcastID, db: db)
+            return try Self.podcast(db, id: podcastID)
         }
     }
 

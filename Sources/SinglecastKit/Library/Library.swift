@@ -118,7 +118,7 @@ public struct Library: Sendable {
     public func saveFeed(
         feedKey: String, options: SaveOptions = SaveOptions(), parse: (FeedSave) async throws -> Feed
     ) async throws -> SavedFeed {
-        let save = try await beginSave(feedKey: feedKey, options: options)
+        let save = await beginSave(feedKey: feedKey, options: options)
         do {
             return try await save.commit(try await parse(save))
         } catch {
@@ -129,9 +129,9 @@ public struct Library: Sendable {
 
     /// Begins saving a feed under `feedKey`; the caller hands over its episodes, then commits
     /// or discards the save.
-    public func beginSave(feedKey: String, options: SaveOptions = SaveOptions()) async throws -> FeedSave {
+    public func beginSave(feedKey: String, options: SaveOptions = SaveOptions()) async -> FeedSave {
         let table = "staged_episode_\(Self.stagingTables.add(1, ordering: .relaxed).newValue)"
-        return try await FeedSave(library: self, feedKey: feedKey, options: options, stagingTable: table)
+        return await FeedSave(library: self, feedKey: feedKey, options: options, stagingTable: table)
     }
 
     /// Numbers the temporary tables of saves under way, which share the writer's connection.
@@ -191,11 +191,12 @@ public struct Library: Sendable {
 
     /// Stores what a feed says of its podcast (and, for a podcast that moved, its new key).
     static func storeDetails(_ podcast: Podcast, podcastID: Int64, feedKey: String, db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE podcast SET feedKey = ?, title = ?, link = ?, description = ?, author = ?, imageURL = ?,
                   newFeedURL = ?, refreshedAt = ? WHERE id = ?
-                """,
+                """
+        ).execute(
             arguments: [
                 feedKey, podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
                 podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
@@ -283,7 +284,7 @@ public struct Library: Sendable {
     }
 
     static func podcast(_ db: Database, id: Int64) throws -> StoredPodcast? {
-        try Row.fetchOne(db, sql: "SELECT * FROM podcast WHERE id = ?", arguments: [id]).map(storedPodcast(from:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM podcast WHERE id = ?"), arguments: [id]).map(storedPodcast(from:))
     }
 
     static func storedPodcast(from row: Row) -> StoredPodcast {

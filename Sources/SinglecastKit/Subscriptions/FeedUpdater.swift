@@ -46,7 +46,8 @@ public struct FeedUpdater: Sendable {
                     next += 1
                     group.addTask {
                         let lease = await hosts.lease(URL(string: summary.podcast.feedKey)?.host ?? "")
-                        // The host's connection is free once the body is read: the save runs without it.
+                        // The host's connection is free once the body has arrived: the rest of the
+                        // parse (for a small feed, all of it) and the save run without it.
                         let update = await self.update(summary, fetched: lease.release)
                         await lease.release()
                         return (index, update)
@@ -65,8 +66,8 @@ public struct FeedUpdater: Sendable {
         return active.indices.compactMap { results[$0] }
     }
 
-    /// Updates one subscription and records how it went; `fetched` runs once the feed has
-    /// been read, before it is saved.
+    /// Updates one subscription and records how it went; `fetched` runs once the feed's body
+    /// has arrived, before it is saved.
     public func update(_ summary: PodcastSummary, fetched: @Sendable () async -> Void = {}) async -> PodcastUpdate {
         let podcast = summary.podcast
         let now = Date()
@@ -85,8 +86,9 @@ public struct FeedUpdater: Sendable {
         } catch {
             update.status = .failed((error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
-        try? await library.recordUpdate(podcastID: podcast.id, UpdateResult(status: update.status, at: now), validators: validators)
-        if let refreshed = try? await library.podcast(id: podcast.id) { update.podcast = refreshed }
+        let recorded = try? await library.recordUpdate(
+            podcastID: podcast.id, UpdateResult(status: update.status, at: now), validators: validators)
+        if let refreshed = recorded ?? nil { update.podcast = refreshed }
         return update
     }
 
@@ -109,23 +111,21 @@ public struct FeedUpdater: Sendable {
             return (.notModified, nil, nil)
         }
         let key = body.permanentURL.absoluteString
-        let save = try await library.beginSave(feedKey: key, options: options)
+        let save = await library.beginSave(feedKey: key, options: options)
         do {
-            let (feed, validators, sameBody) = try await body.parse(episodes: { try await save.add($0) })
+            let (feed, validators, sameBody) = try await body.parse(episodes: { try await save.add($0) }, received: fetched)
             // The publisher's word that the feed moved counts once the new URL serves a feed.
             if let announced = feed.podcast.newFeedURL, announced.absoluteString != key,
                 case .body(let movedBody)? = try? await loader.fetch(announced, validators: nil),
                 case let (moved, movedValidators, _)? = try? await movedBody.parse()
             {
                 await save.discard()
-                await fetched()
                 var movedOptions = options
                 movedOptions.validators = movedValidators
                 let movedKey = movedBody.permanentURL.absoluteString
                 let saved = try await library.saveFeed(moved, feedKey: movedKey, options: movedOptions)
                 return (.moved(from: podcast.feedKey, to: movedKey), nil, saved)
             }
-            await fetched()
             if sameBody && key == podcast.feedKey {
                 await save.discard()
                 return (.notModified, validators, nil)

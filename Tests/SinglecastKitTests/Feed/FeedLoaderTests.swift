@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -38,6 +39,45 @@ import TestSupport
         #expect(feed.episodes == plain.episodes)
         let request = try #require(server.requests(for: "/feed.xml").first)
         #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
+    @Test func aSmallBodyArrivesWholeBeforeItsParseAndALargeOneWhileItIsParsed() async throws {
+        let server = try await TestServer.start()
+        server.serve(path: "/small.xml", data: Self.feed(items: 600, notesBytes: 0), contentType: "application/rss+xml")
+        // 1,200 items of 1 kB are more than is read ahead.
+        server.serve(path: "/large.xml", data: Self.feed(items: 1200, notesBytes: 1000), contentType: "application/rss+xml")
+        let session = HTTPSession(configuration: HTTPSession.Configuration())
+        func events(_ path: String) async throws -> [String] {
+            let log = Mutex<[String]>([])
+            guard case .body(let body) = try await FeedLoader(session: session).fetch(server.url(path), validators: nil) else {
+                return ["not modified"]
+            }
+            let (feed, _, _) = try await body.parse(
+                episodes: { _ in log.withLock { $0.append("episodes") } },
+                received: { log.withLock { $0.append("received") } })
+            return log.withLock { $0 } + (feed.episodes.isEmpty ? [] : ["episodes"])
+        }
+        let small = await Result(catching: { try await events("/small.xml") })
+        let large = await Result(catching: { try await events("/large.xml") })
+        try await session.shutdown()
+        try await server.stop()
+        // The whole small body has arrived before any of its episodes are parsed.
+        #expect(try small.get() == ["received", "episodes"])
+        // The large body is still arriving while its first episodes are handed over.
+        let largeEvents = try large.get()
+        #expect(largeEvents.first == "episodes")
+        #expect(largeEvents.filter { $0 == "received" }.count == 1)
+        #expect(largeEvents.count >= 3)
+    }
+
+    /// An RSS feed of `items` items, each with show notes of `notesBytes` bytes.
+    private static func feed(items: Int, notesBytes: Int) -> Data {
+        let notes = String(repeating: "n", count: notesBytes)
+        let body = (1...items).map { item in
+            "<item><title>Episode \(item)</title><guid>episode-\(item)</guid><description>\(notes)</description>"
+                + "<enclosure url=\"https://example.com/\(item).mp3\" length=\"1\" type=\"audio/mpeg\"/></item>"
+        }
+        return Data("<rss version=\"2.0\"><channel><title>Sizes</title>\(body.joined())</channel></rss>".utf8)
     }
 
     @Test func aMissingFileNamesThePath() async {

@@ -64,7 +64,7 @@ import Testing
         let library = try Library.inMemory()
         let stored = try await library.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
         let before = try await library.episodes(podcastID: stored.id)
-        let save = try await library.beginSave(feedKey: "k")
+        let save = await library.beginSave(feedKey: "k")
         try await save.add(feed(["Zero", "One (edited)", "Two"], guidPrefix: "other").episodes)
         try await save.flush()
         await save.discard()
@@ -74,7 +74,7 @@ import Testing
 
     @Test func aDiscardedSaveOfANewPodcastLeavesNoTrace() async throws {
         let library = try Library.inMemory()
-        let save = try await library.beginSave(feedKey: "new")
+        let save = await library.beginSave(feedKey: "new")
         try await save.add(feed(["One", "Two"]).episodes)
         try await save.flush()
         #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 2)
@@ -157,7 +157,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try await Library.open(directory: folder)
         let stored = try await library.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
-        let save = try await library.beginSave(feedKey: "k")
+        let save = await library.beginSave(feedKey: "k")
         try await save.add(feed(["Zero", "One", "Two"], guidPrefix: "n").episodes)
         try await save.flush()
         // Another process's write goes through at once, without waiting for a lock.
@@ -257,8 +257,9 @@ import Testing
         #expect(summary.validators.etag == "\"v1\"")
         #expect(summary.podcast.subscription?.lastUpdate == UpdateResult(status: .notModified, at: at))
         #expect(summary.podcast.subscription?.lastSuccessAt == at)
-        try await library.recordUpdate(podcastID: stored.id, UpdateResult(status: .failed("boom"), at: at + 60))
+        let recorded = try await library.recordUpdate(podcastID: stored.id, UpdateResult(status: .failed("boom"), at: at + 60))
         summary = try #require(try await library.subscriptions().first)
+        #expect(recorded == summary.podcast)
         #expect(summary.podcast.subscription?.lastUpdate?.status == .failed("boom"))
         #expect(summary.podcast.subscription?.lastSuccessAt == at)
         try await library.recordUpdate(podcastID: stored.id, UpdateResult(status: .gone, at: at + 120))

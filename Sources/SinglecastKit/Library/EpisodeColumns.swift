@@ -146,7 +146,6 @@ enum EpisodeColumns {
         /// Whether the podcast has no episodes yet (see ``readStored(db:)``).
         private var writesDirectly = false
         private var stored: [String: Stored] = [:]
-        private var seen = Set<String>()
         private var hasStagingTable = false
         /// How many episodes the feed lists so far.
         private(set) var episodeCount = 0
@@ -170,7 +169,7 @@ enum EpisodeColumns {
         }
 
         /// Saves the next episodes of the feed.
-        mutating func add(_ episodes: [Episode], db: Database) throws {
+        mutating func add(_ episodes: [Prepared], db: Database) throws {
             if writesDirectly {
                 let upsert = try db.cachedStatement(sql: upsertSQL)
                 try db.inTransaction(.immediate) {
@@ -197,11 +196,10 @@ enum EpisodeColumns {
 
         /// Writes one episode with `statement` (the upsert when `podcastID` is given, else the
         /// staging insert), or nothing when the library has it unchanged in the same place.
-        private mutating func write(_ episode: Episode, with statement: Statement, podcastID: Int64?) throws {
+        private mutating func write(_ prepared: Prepared, with statement: Statement, podcastID: Int64?) throws {
             episodeCount += 1
             let position = episodeCount
-            let identity = uniqueIdentity(of: episode, among: &seen)
-            let fingerprint = fingerprint(of: episode)
+            let (episode, identity, fingerprint) = (prepared.episode, prepared.identity, prepared.fingerprint)
             // What is left in `stored` at the end is what the feed no longer lists.
             let existing = stored.removeValue(forKey: identity)
             if existing == nil { addedCount += 1 }
@@ -249,17 +247,37 @@ enum EpisodeColumns {
         }
     }
 
-    /// An episode's identity, made unique within one feed: a feed that repeats a guid
-    /// still lists every item under its own number.
-    private static func uniqueIdentity(of episode: Episode, among seen: inout Set<String>) -> String {
-        let base = episode.identity ?? "title:\(episode.title)"
-        var identity = base
-        var copy = 1
-        while !seen.insert(identity).inserted {
-            copy += 1
-            identity = "\(base)#\(copy)"
+    /// An episode of a feed ready to be saved, with what the saver needs of it besides its
+    /// fields.
+    struct Prepared: Sendable {
+        let episode: Episode
+        /// Its identity, made unique within the feed.
+        let identity: String
+        let fingerprint: Int64
+    }
+
+    /// Prepares a feed's episodes, in feed order, for its ``Saver``: on the task that parses
+    /// the feed, so that the library's writer, which every feed of an update shares, only
+    /// writes.
+    struct Preparer {
+        private var seen = Set<String>()
+
+        mutating func prepare(_ episodes: [Episode]) -> [Prepared] {
+            episodes.map { Prepared(episode: $0, identity: uniqueIdentity(of: $0), fingerprint: fingerprint(of: $0)) }
         }
-        return identity
+
+        /// An episode's identity, made unique within one feed: a feed that repeats a guid
+        /// still lists every item under its own number.
+        private mutating func uniqueIdentity(of episode: Episode) -> String {
+            let base = episode.identity ?? "title:\(episode.title)"
+            var identity = base
+            var copy = 1
+            while !seen.insert(identity).inserted {
+                copy += 1
+                identity = "\(base)#\(copy)"
+            }
+            return identity
+        }
     }
 
     /// A stable 64-bit hash of every field (Swift's `Hasher` is seeded per process, so it

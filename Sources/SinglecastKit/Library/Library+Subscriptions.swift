@@ -78,12 +78,11 @@ extension Library {
             let now = Date()
             return try feeds.map { feed in
                 let key = feed.feedURL.absoluteString
-                try db.execute(
-                    sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING",
-                    arguments: [key, feed.title])
-                try db.execute(
-                    sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE feedKey = ?", arguments: [now, key])
-                return try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [key])!
+                try db.cachedStatement(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING")
+                    .execute(arguments: [key, feed.title])
+                try db.cachedStatement(sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE feedKey = ?")
+                    .execute(arguments: [now, key])
+                return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM podcast WHERE feedKey = ?"), arguments: [key])!
             }
         }
     }

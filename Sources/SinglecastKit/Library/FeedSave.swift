@@ -112,7 +112,8 @@ public actor FeedSave {
 
     /// Stores the feed's last episodes and makes the podcast what the feed says, in one
     /// transaction: its episodes in feed order (those gone from the feed keep their rows and
-    /// files, without a number), its details, and the validators of the response.
+    /// files, without a number), its details, the validators of the response and the update
+    /// of the subscription that the save is.
     public func commit(_ feed: Feed) async throws -> SavedFeed {
         try await add(feed.episodes)
         try await flush()
@@ -130,6 +131,9 @@ public actor FeedSave {
                 }
                 try Library.storeDetails(feed.podcast, podcastID: podcastID, feedKey: feedKey, db: db)
                 try validators?.store(podcastID: podcastID, db: db)
+                if let update = options.update {
+                    try Library.record(update, podcastID: podcastID, db: db)
+                }
                 if options.makeCurrent {
                     try Library.setCurrentPodcast(podcastID, db: db)
                 }

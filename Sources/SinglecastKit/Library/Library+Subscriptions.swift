@@ -139,26 +139,31 @@ extension Library {
         -> StoredPodcast?
     {
         try await writer.write { db in
-            let detail: String?
-            switch result.status {
-            case .failed(let message): detail = message
-            case .moved(let from, _): detail = from
-            case .ok, .notModified, .gone: detail = nil
-            }
-            let succeeded: Bool
-            switch result.status {
-            case .ok, .notModified, .moved: succeeded = true
-            case .gone, .failed: succeeded = false
-            }
-            try db.cachedStatement(
-                sql: """
-                    UPDATE podcast SET updateStatus = ?, updateDetail = ?, updatedAt = ?,
-                      lastSuccessAt = CASE WHEN ? THEN ? ELSE lastSuccessAt END WHERE id = ?
-                    """
-            ).execute(arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
+            try Self.record(result, podcastID: podcastID, db: db)
             try validators?.store(podcastID: podcastID, db: db)
             return try Self.podcast(db, id: podcastID)
         }
+    }
+
+    /// Records how an update of a subscription went (its status, and when it last succeeded).
+    static func record(_ result: UpdateResult, podcastID: Int64, db: Database) throws {
+        let detail: String?
+        switch result.status {
+        case .failed(let message): detail = message
+        case .moved(let from, _): detail = from
+        case .ok, .notModified, .gone: detail = nil
+        }
+        let succeeded: Bool
+        switch result.status {
+        case .ok, .notModified, .moved: succeeded = true
+        case .gone, .failed: succeeded = false
+        }
+        try db.cachedStatement(
+            sql: """
+                UPDATE podcast SET updateStatus = ?, updateDetail = ?, updatedAt = ?,
+                  lastSuccessAt = CASE WHEN ? THEN ? ELSE lastSuccessAt END WHERE id = ?
+                """
+        ).execute(arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
     }
 
     // MARK: - New and deleted episodes

@@ -95,6 +95,9 @@ public struct Library: Sendable {
         /// The response's validators and body hash, remembered for the next conditional fetch
         /// (see also ``FeedSave/remember(_:)``).
         public var validators: FeedValidators?
+        /// How the update of a subscription that this save is went, recorded with the feed
+        /// (see ``recordUpdate(podcastID:_:validators:)``).
+        public var update: UpdateResult?
 
         public init() {}
     }

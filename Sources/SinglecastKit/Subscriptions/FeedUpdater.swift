@@ -74,12 +74,15 @@ public struct FeedUpdater: Sendable {
         var update = PodcastUpdate(podcast: podcast, status: .ok, addedCount: 0, warnings: [])
         var validators: FeedValidators?
         do {
-            let outcome = try await fetchAndSave(summary, fetched: fetched)
+            let outcome = try await fetchAndSave(summary, at: now, fetched: fetched)
             update.status = outcome.status
             validators = outcome.validators
             if let saved = outcome.saved {
+                // The save recorded the update with the feed.
+                update.podcast = saved.podcast
                 update.addedCount = saved.addedCount
                 update.warnings = saved.warnings
+                return update
             }
         } catch let error as HTTPError where error.reason == .status(410) {
             update.status = .gone
@@ -93,15 +96,19 @@ public struct FeedUpdater: Sendable {
     }
 
     /// Fetches a subscription's feed (conditionally) and saves it, as it is parsed, when it
-    /// changed. Returns the status, the validators to remember when nothing was saved, and
-    /// the save.
-    private func fetchAndSave(_ summary: PodcastSummary, fetched: @Sendable () async -> Void) async throws
+    /// changed, recording the update `now` with it. Returns the status, the validators to
+    /// remember when nothing was saved, and the save.
+    private func fetchAndSave(_ summary: PodcastSummary, at now: Date, fetched: @Sendable () async -> Void) async throws
         -> (status: UpdateStatus, validators: FeedValidators?, saved: SavedFeed?)
     {
         let podcast = summary.podcast
-        let options = saveOptions(summary)
+        func options(_ status: UpdateStatus) -> Library.SaveOptions {
+            var options = saveOptions(summary)
+            options.update = UpdateResult(status: status, at: now)
+            return options
+        }
         guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
-            let saved = try await library.saveFeed(feedKey: podcast.feedKey, options: options) { save in
+            let saved = try await library.saveFeed(feedKey: podcast.feedKey, options: options(.ok)) { save in
                 try await FeedLoader.load(file: URL(string: podcast.feedKey)!, episodes: { try await save.add($0) })
             }
             return (.ok, nil, saved)
@@ -111,7 +118,8 @@ public struct FeedUpdater: Sendable {
             return (.notModified, nil, nil)
         }
         let key = body.permanentURL.absoluteString
-        let save = await library.beginSave(feedKey: key, options: options)
+        let status: UpdateStatus = key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key)
+        let save = await library.beginSave(feedKey: key, options: options(status))
         do {
             let (feed, validators, sameBody) = try await body.parse(episodes: { try await save.add($0) }, received: fetched)
             // The publisher's word that the feed moved counts once the new URL serves a feed.
@@ -120,19 +128,19 @@ public struct FeedUpdater: Sendable {
                 case let (moved, movedValidators, _)? = try? await movedBody.parse()
             {
                 await save.discard()
-                var movedOptions = options
-                movedOptions.validators = movedValidators
                 let movedKey = movedBody.permanentURL.absoluteString
+                let movedStatus = UpdateStatus.moved(from: podcast.feedKey, to: movedKey)
+                var movedOptions = options(movedStatus)
+                movedOptions.validators = movedValidators
                 let saved = try await library.saveFeed(moved, feedKey: movedKey, options: movedOptions)
-                return (.moved(from: podcast.feedKey, to: movedKey), nil, saved)
+                return (movedStatus, nil, saved)
             }
             if sameBody && key == podcast.feedKey {
                 await save.discard()
                 return (.notModified, validators, nil)
             }
             await save.remember(validators)
-            let saved = try await save.commit(feed)
-            return (key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key), nil, saved)
+            return (status, nil, try await save.commit(feed))
         } catch {
             await save.discard()
             throw error

@@ -152,6 +152,23 @@ import Testing
         #expect(counts == 600)
     }
 
+    @Test func aNewLibraryHasPagesOf16KiBAndAnOldOneKeepsItsOwn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func pageSize(_ library: Library) async throws -> Int? {
+            try await library.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        }
+        #expect(try await pageSize(try await Library.open(directory: folder)) == 16384)
+        let old = folder.appendingPathComponent("old")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try await DatabaseQueue(path: old.appendingPathComponent("library.sqlite").path).write { db in
+            try db.execute(sql: "PRAGMA page_size = 4096; CREATE TABLE made (id INTEGER)")
+        }
+        let reopened = try await Library.open(directory: old)
+        #expect(try await pageSize(reopened) == 4096)
+        #expect(try await reopened.subscriptions().isEmpty)
+    }
+
     @Test func stagingAStoredPodcastTakesNoLockOnTheLibrary() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

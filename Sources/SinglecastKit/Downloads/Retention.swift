@@ -41,13 +41,23 @@ extension ProgressBuffer {
             if DownloadLifecycle.isUnderWay(download.state) {
                 _ = try await recordStopped(id: download.id, on: .cancel)
             }
-            let hadFile = unlink(download.file) == 0
-            Self.removePartialFiles(for: URL(fileURLWithPath: download.file))
-            try await library.removeExtras(ofDownload: download.id)
-            if hadFile, let updated = try await library.download(id: download.id) { deleted.append(updated) }
+            if try await removeFiles(of: download), let updated = try await library.download(id: download.id) { deleted.append(updated) }
         }
         try await library.markDeleted(episodeIDs: entries.map(\.id))
         try await rebuild()
         return deleted
+    }
+}
+
+extension ProgressBuffer {
+    /// Removes a download's file with its partial files, transcripts and chapters; returns
+    /// whether the file was there.
+    func removeFiles(of download: Download) async throws -> Bool {
+        let hadFile = try await OffPool.run {
+            defer { Self.removePartialFiles(for: URL(fileURLWithPath: download.file)) }
+            return unlink(download.file) == 0
+        }
+        try await library.removeExtras(ofDownload: download.id)
+        return hadFile
     }
 }

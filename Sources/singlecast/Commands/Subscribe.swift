@@ -89,7 +89,7 @@ extension Singlecast {
             for reference in podcasts {
                 let podcast = try await library.podcast(matching: FeedReference(reference))
                 let removed = try await SubscriptionRemoval(buffer: buffer, daemon: global.daemonClient)
-                    .unsubscribe(podcast, deleteFiles: deleteFiles)
+                    .unsubscribe(podcast, deleteFiles: deleteFiles).count
                 done.append(PodcastJSON(podcast, episodes: nil))
                 if !json {
                     let files = deleteFiles ? ", \(removed) file\(removed == 1 ? "" : "s") deleted" : ""
@@ -98,40 +98,6 @@ extension Singlecast {
             }
             if json { try printJSON(done) }
         }
-    }
-}
-
-/// Ends a subscription: its running downloads are cancelled (through the daemon when one
-/// runs), and its files are deleted when asked.
-struct SubscriptionRemoval {
-    let buffer: ProgressBuffer
-    let daemon: DaemonClient
-
-    /// Returns how many files were deleted.
-    func unsubscribe(_ podcast: StoredPodcast, deleteFiles: Bool) async throws -> Int {
-        let library = buffer.library
-        let urls = Set(try await library.episodes(podcastID: podcast.id).compactMap { $0.episode.enclosure?.url })
-        let downloads = try await library.downloads().filter { urls.contains($0.enclosureURL) }
-        let running = downloads.filter { [.waiting, .downloading, .retrying, .paused, .interrupted].contains($0.state) }.map(\.id)
-        if !running.isEmpty {
-            if await daemon.isRunning() {
-                _ = try await daemon.send(ControlRequest(command: .cancel, ids: running))
-            } else {
-                _ = try await DownloadControl(buffer: buffer, engine: nil).apply(.cancel, to: running)
-            }
-        }
-        try await library.unsubscribe(podcastID: podcast.id)
-        guard deleteFiles else { return 0 }
-        var deleted = 0
-        for download in downloads where download.state == .completed
-            && buffer.episodes.folder(forPodcast: download.podcastTitle).path
-                == URL(fileURLWithPath: download.file).deletingLastPathComponent().path
-        {
-            if unlink(download.file) == 0 { deleted += 1 }
-            try await library.removeExtras(ofDownload: download.id)
-        }
-        try await buffer.rebuild()
-        return deleted
     }
 }
 

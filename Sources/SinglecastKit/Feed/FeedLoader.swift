@@ -2,7 +2,8 @@ import Foundation
 import NIOCore
 
 /// Fetches a feed over HTTP or reads it from a file, and parses it in the same pass:
-/// bytes go to the streaming parser as they arrive, never held whole.
+/// bytes go to the streaming parser as they arrive; no more than ``readAhead`` bytes of a
+/// feed are ever held.
 public struct FeedLoader: Sendable {
     /// The largest feed accepted, to bound time and memory on hostile servers.
     public static let maximumFeedSize = 512 * 1_048_576

@@ -171,7 +171,11 @@ private struct BatchingParser {
     /// Hands over the episodes completed so far once they make a batch.
     mutating func handOver() async throws {
         guard let episodes else { return }
-        batch.append(contentsOf: parser.takeEpisodes())
+        if batch.isEmpty {
+            batch = parser.takeEpisodes()  // moved, not copied episode by episode
+        } else {
+            batch.append(contentsOf: parser.takeEpisodes())
+        }
         guard batch.count >= FeedLoader.batchSize else { return }
         let full = batch
         batch = []

@@ -168,13 +168,13 @@ enum EpisodeColumns {
             writesDirectly = stored.isEmpty
         }
 
-        /// Saves the next episodes of the feed.
-        mutating func add(_ episodes: [Prepared], db: Database) throws {
+        /// Saves the next episodes of the feed, with their keys.
+        mutating func add(_ episodes: [Episode], keys: [Key], db: Database) throws {
             if writesDirectly {
                 let upsert = try db.cachedStatement(sql: upsertSQL)
                 try db.inTransaction(.immediate) {
-                    for episode in episodes {
-                        try write(episode, with: upsert, podcastID: podcastID)
+                    for index in episodes.indices {
+                        try write(episodes[index], key: keys[index], with: upsert, podcastID: podcastID)
                     }
                     return .commit
                 }
@@ -187,8 +187,8 @@ enum EpisodeColumns {
             let stage = try db.cachedStatement(sql: stageSQL(stagingTable))
             // Only the temporary table is written: the library's own lock is never taken.
             try db.inTransaction(.deferred) {
-                for episode in episodes {
-                    try write(episode, with: stage, podcastID: nil)
+                for index in episodes.indices {
+                    try write(episodes[index], key: keys[index], with: stage, podcastID: nil)
                 }
                 return .commit
             }
@@ -196,10 +196,10 @@ enum EpisodeColumns {
 
         /// Writes one episode with `statement` (the upsert when `podcastID` is given, else the
         /// staging insert), or nothing when the library has it unchanged in the same place.
-        private mutating func write(_ prepared: Prepared, with statement: Statement, podcastID: Int64?) throws {
+        private mutating func write(_ episode: Episode, key: Key, with statement: Statement, podcastID: Int64?) throws {
             episodeCount += 1
             let position = episodeCount
-            let (episode, identity, fingerprint) = (prepared.episode, prepared.identity, prepared.fingerprint)
+            let (identity, fingerprint) = (key.identity, key.fingerprint)
             // What is left in `stored` at the end is what the feed no longer lists.
             let existing = stored.removeValue(forKey: identity)
             if existing == nil { addedCount += 1 }
@@ -247,23 +247,23 @@ enum EpisodeColumns {
         }
     }
 
-    /// An episode of a feed ready to be saved, with what the saver needs of it besides its
-    /// fields.
-    struct Prepared: Sendable {
-        let episode: Episode
-        /// Its identity, made unique within the feed.
+    /// What the saver needs of an episode besides its fields.
+    struct Key: Sendable {
+        /// The episode's identity, made unique within the feed.
         let identity: String
         let fingerprint: Int64
     }
 
-    /// Prepares a feed's episodes, in feed order, for its ``Saver``: on the task that parses
-    /// the feed, so that the library's writer, which every feed of an update shares, only
-    /// writes.
-    struct Preparer {
+    /// Works out the keys of a feed's episodes, in feed order, for its ``Saver``: on the task
+    /// that parses the feed, so that the library's writer, which every feed of an update
+    /// shares, only writes.
+    struct KeyMaker {
         private var seen = Set<String>()
 
-        mutating func prepare(_ episodes: [Episode]) -> [Prepared] {
-            episodes.map { Prepared(episode: $0, identity: uniqueIdentity(of: $0), fingerprint: fingerprint(of: $0)) }
+        mutating func keys(of episodes: [Episode]) -> [Key] {
+            episodes.indices.map { index in
+                Key(identity: uniqueIdentity(of: episodes[index]), fingerprint: fingerprint(of: episodes[index]))
+            }
         }
 
         /// An episode's identity, made unique within one feed: a feed that repeats a guid

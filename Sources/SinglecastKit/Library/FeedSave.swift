@@ -20,7 +20,7 @@ public actor FeedSave {
     /// What the first job on the writer did.
     private let begun = Mutex(Begun())
     private let state: Mutex<EpisodeColumns.Saver>
-    private var preparer = EpisodeColumns.Preparer()
+    private var keyMaker = EpisodeColumns.KeyMaker()
     /// The jobs handed to the writer and not yet done, oldest first: the podcast's row and
     /// what the library holds of its episodes, then the batches, each waiting for the one
     /// before, so batches are stored in feed order while the parser goes on.
@@ -91,14 +91,14 @@ public actor FeedSave {
             try await pending.removeFirst().value
         }
         guard !episodes.isEmpty else { return }
-        let episodes = preparer.prepare(episodes)
+        let keys = keyMaker.keys(of: episodes)
         let writer = self.writer
         let previous = pending.last
         pending.append(
             Task {
                 try await previous?.value
                 try await writer.writeWithoutTransaction { db in
-                    try self.state.withLock { saver in try saver.add(episodes, db: db) }
+                    try self.state.withLock { saver in try saver.add(episodes, keys: keys, db: db) }
                 }
             })
     }

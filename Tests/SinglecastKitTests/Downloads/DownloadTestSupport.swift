@@ -249,3 +249,54 @@ final class EngineEventLog: Sendable {
         all.compactMap { if case .failed(let record) = $0 { (record, record.failure ?? "") } else { nil } }
     }
 }
+
+/// A library in a folder of its own holding the subscribed podcast "Show", whose episodes (by
+/// title, the first the most recent) each have a download claimed by the progress buffer.
+struct ClaimedShow {
+    let home: URL
+    let library: Library
+    let buffer: ProgressBuffer
+    let podcast: StoredPodcast
+    /// The claimed download of each episode, by title.
+    let downloads: [String: Download]
+
+    static func make(titles: [String], keep: Retention? = nil) async throws -> ClaimedShow {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-show-\(UUID())")
+        let library = try await Library.open(directory: home)
+        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: home))
+        let feed = Feed(
+            podcast: Podcast(title: "Show"),
+            episodes: titles.enumerated().map { index, title in
+                Episode(
+                    title: title, guid: title, published: Date(timeIntervalSince1970: Double(2_000_000 - index * 1000)),
+                    enclosure: Enclosure(url: "http://127.0.0.1:9/\(title).mp3", type: "audio/mpeg"))
+            })
+        let podcast = try await library.saveFeed(feed, feedKey: "http://127.0.0.1:9/feed.xml").podcast
+        try await library.subscribe(podcastID: podcast.id, keep: keep)
+        var downloads: [String: Download] = [:]
+        for entry in try await library.episodes(podcastID: podcast.id) {
+            let request = DownloadRequest(podcastTitle: "Show", episode: entry.episode, enclosure: entry.episode.enclosure!)
+            guard case .claimed(let claimed) = try await buffer.claim(request) else { throw NotClaimed() }
+            downloads[entry.episode.title] = claimed
+        }
+        try FileManager.default.createDirectory(at: buffer.episodes.folder(forPodcast: "Show"), withIntermediateDirectories: true)
+        return ClaimedShow(home: home, library: library, buffer: buffer, podcast: podcast, downloads: downloads)
+    }
+
+    /// The podcast's own folder.
+    var folder: URL { buffer.episodes.folder(forPodcast: "Show") }
+
+    /// Writes the file of an episode's download, at `path` or where the buffer put it, and
+    /// records the download complete.
+    func complete(_ title: String, at path: String? = nil) async throws {
+        let file = path ?? downloads[title]!.file
+        FileManager.default.createFile(atPath: file, contents: Data(repeating: 1, count: 10))
+        _ = try await buffer.recordCompleted(id: downloads[title]!.id, file: file, size: 10)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    private struct NotClaimed: Error {}
+}

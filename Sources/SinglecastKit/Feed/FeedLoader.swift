@@ -31,7 +31,7 @@ public struct FeedLoader: Sendable {
         case body(FeedBody)
     }
 
-    /// A successful response to a feed's request, whose body is read by ``parse(episodes:)``.
+    /// A successful response to a feed's request, whose body is read by ``parse(episodes:received:)``.
     public struct FeedBody: Sendable {
         fileprivate let response: HTTPSession.Response
         fileprivate let source: String

@@ -143,7 +143,7 @@ enum EpisodeColumns {
         private let stagingTable: String
         /// Whether the episodes the save adds are marked new.
         private let marksAddedNew: Bool
-        /// Whether the podcast has no episodes yet (see ``readStored(db:)``).
+        /// Whether the podcast has no episodes yet (see ``readStored(podcastID:db:)``).
         private var writesDirectly = false
         private var stored: [String: Stored] = [:]
         private var hasStagingTable = false
@@ -157,7 +157,7 @@ enum EpisodeColumns {
             self.marksAddedNew = marksAddedNew
         }
 
-        /// Reads what the library holds of the podcast's episodes; before the first ``add(_:db:)``.
+        /// Reads what the library holds of the podcast's episodes; before the first ``add(_:keys:db:)``.
         mutating func readStored(podcastID: Int64, db: Database) throws {
             self.podcastID = podcastID
             let rows = try Row.fetchCursor(

@@ -3,7 +3,7 @@ import ArgumentParser
 @main
 struct Singlecast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A podcast client: search shows, subscribe, list their episodes, download them.",
+        abstract: "A podcast client: search shows, subscribe, list their episodes, download them, listen.",
         discussion: """
             Files live in $SINGLECAST_HOME (default $XDG_DATA_HOME/singlecast, else \
             ~/.local/share/singlecast): library.sqlite and the Episodes folder.
@@ -14,6 +14,7 @@ struct Singlecast: AsyncParsableCommand {
             Search.self, Episodes.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
+            Played.self, Unplayed.self,
             Import.self, Export.self,
         ]
     )

@@ -73,7 +73,9 @@ enum EpisodeColumns {
     ]
 
     /// The columns that are the library's own bookkeeping rather than the feed's content.
-    static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
+    static let bookkeeping = [
+        "id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted", "playPosition", "playedAt", "heardAt",
+    ]
 
     /// The columns every saved episode row gets, in binding order.
     private static let rowColumns = ["identity", "position"] + fields.map(\.name) + ["fingerprint", "isNew"]
@@ -304,7 +306,7 @@ enum EpisodeColumns {
     private static let listedFields = fields.filter(\.isListed)
 
     /// The columns an entry has besides the feed's, first in ``entrySelection(of:)``.
-    private static let entryBookkeeping = ["id", "position", "isNew", "isDeleted"]
+    private static let entryBookkeeping = ["id", "position", "isNew", "isDeleted", "playPosition", "playedAt"]
 
     /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download
     /// (its episode without the fields that are not listed).
@@ -313,7 +315,9 @@ enum EpisodeColumns {
         for (offset, field) in listedFields.enumerated() { field.read(&episode, columns, entryBookkeeping.count + offset) }
         return EpisodeEntry(
             id: columns[0], number: columns[1] ?? 0, episode: episode,
-            download: episode.enclosure.flatMap { downloads[$0.url] }, isNew: columns[2], isDeleted: columns[3])
+            download: episode.enclosure.flatMap { downloads[$0.url] }, isNew: columns[2], isDeleted: columns[3],
+            playback: Playback(
+                position: columns[4], playedAt: (columns[5] as Double?).map(Date.init(timeIntervalSince1970:))))
     }
 
     /// How many columns ``entrySelection(of:)`` selects: a query's own columns come after them.

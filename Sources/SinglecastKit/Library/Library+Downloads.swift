@@ -68,7 +68,9 @@ struct DownloadStore {
         try Library.markDeleted(enclosureURLs: enclosureURLs, db: db)
     }
 
-    /// The completed downloads of a podcast's episodes, most recently published first.
+    /// The completed downloads of a podcast's episodes in the order retention keeps them:
+    /// episodes not played (unheard or half-heard) before played ones, each most recently
+    /// published first.
     func completedDownloads(podcastID: Int64) throws -> [Download] {
         try DownloadRow.fetchAll(
             db,
@@ -76,7 +78,8 @@ struct DownloadStore {
                 SELECT download.* FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL
                 WHERE episode.podcastId = ? AND download.state = 'completed'
                 GROUP BY download.id
-                ORDER BY MAX(episode.published) IS NULL, MAX(episode.published) DESC, MIN(episode.position)
+                ORDER BY MIN(episode.playedAt IS NOT NULL), MAX(episode.published) IS NULL, MAX(episode.published) DESC,
+                  MIN(episode.position)
                 """,
             arguments: [podcastID]
         ).map(\.download)

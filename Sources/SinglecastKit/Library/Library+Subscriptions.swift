@@ -28,6 +28,8 @@ public struct PodcastSummary: Equatable, Sendable {
     /// The episodes the feed lists now.
     public var episodeCount: Int
     public var newCount: Int
+    /// The episodes the feed lists that are not played.
+    public var unplayedCount: Int
     /// The episodes whose files are complete.
     public var downloadedCount: Int
     /// The validators of the last fetch.
@@ -120,6 +122,8 @@ extension Library {
                     SELECT podcast.*,
                       (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND position IS NOT NULL) AS episodeCount,
                       (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND isNew) AS newCount,
+                      (SELECT COUNT(*) FROM episode
+                        WHERE podcastId = podcast.id AND position IS NOT NULL AND playedAt IS NULL) AS unplayedCount,
                       (SELECT COUNT(*) FROM episode JOIN download ON download.enclosureURL = episode.enclosureURL
                         WHERE episode.podcastId = podcast.id AND download.state = 'completed') AS downloadedCount
                     FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
@@ -127,7 +131,7 @@ extension Library {
             return rows.enumerated().map { index, row in
                 PodcastSummary(
                     number: index + 1, podcast: Self.storedPodcast(from: row), episodeCount: row["episodeCount"],
-                    newCount: row["newCount"], downloadedCount: row["downloadedCount"],
+                    newCount: row["newCount"], unplayedCount: row["unplayedCount"], downloadedCount: row["downloadedCount"],
                     validators: FeedValidators(etag: row["etag"], lastModified: row["lastModified"], bodyHash: row["bodyHash"]))
             }
         }

@@ -301,7 +301,9 @@ public struct Library: Sendable {
             author: row["author"], imageURL: url(row["imageURL"]),
             feedURL: feedKey.hasPrefix("file:") ? nil : URL(string: feedKey),
             newFeedURL: url(row["newFeedURL"]))
-        return StoredPodcast(id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row))
+        return StoredPodcast(
+            id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row),
+            playbackSpeed: row["playbackSpeed"])
     }
 
     /// A podcast's episodes in feed order after number `after`, at most `limit` of them.

@@ -134,6 +134,53 @@ extension Library {
                 t.add(column: "nextTryAt", .datetime)
             }
         }
+        migrator.registerMigration("v5-listening") { db in
+            // Listening: where the listener stopped in an episode (seconds of audio), when it was
+            // marked played, when it was last heard; the speed a podcast is played at.
+            try db.alter(table: "episode") { t in
+                t.add(column: "playPosition", .double)
+                t.add(column: "playedAt", .double)
+                t.add(column: "heardAt", .double)
+            }
+            try db.create(index: "episode_on_heardAt", on: "episode", columns: ["heardAt"], condition: Column("heardAt") != nil)
+            try db.alter(table: "podcast") { t in
+                t.add(column: "playbackSpeed", .double)
+            }
+            // Episode actions in the shape of the gpodder API's: what happened to an episode on
+            // this device and when (seconds since 1970, UTC), for syncing with other devices.
+            // `play` carries started/position/total in whole seconds.
+            try db.create(table: "episodeAction") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("podcastURL", .text).notNull()
+                t.column("episodeURL", .text).notNull()
+                t.column("guid", .text)
+                t.column("action", .text).notNull()
+                t.column("timestamp", .double).notNull()
+                t.column("started", .integer)
+                t.column("position", .integer)
+                t.column("total", .integer)
+            }
+            // Downloads and deletions are recorded where the library records them, whichever
+            // code path changes the row: a download entering `completed`, an episode marked deleted.
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER episodeAction_download AFTER UPDATE OF state ON download
+                    WHEN NEW.state = 'completed' AND OLD.state <> 'completed'
+                    BEGIN
+                      INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp)
+                      SELECT podcast.feedKey, episode.enclosureURL, episode.guid, 'download', (julianday('now') - 2440587.5) * 86400.0
+                      FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                      WHERE episode.enclosureURL = NEW.enclosureURL;
+                    END;
+                    CREATE TRIGGER episodeAction_delete AFTER UPDATE OF isDeleted ON episode
+                    WHEN NEW.isDeleted AND NOT OLD.isDeleted AND NEW.enclosureURL IS NOT NULL
+                    BEGIN
+                      INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp)
+                      SELECT podcast.feedKey, NEW.enclosureURL, NEW.guid, 'delete', (julianday('now') - 2440587.5) * 86400.0
+                      FROM podcast WHERE podcast.id = NEW.podcastId;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

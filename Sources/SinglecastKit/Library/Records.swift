@@ -10,6 +10,8 @@ public struct StoredPodcast: Equatable, Sendable {
     public var podcast: Podcast
     /// How the podcast is followed; nil when it is not a subscription.
     public var subscription: Subscription?
+    /// The speed its episodes are played at (`play --speed`, `subscribe --speed`); nil for 1.
+    public var playbackSpeed: Double?
 }
 
 /// A feed as saved in the library.
@@ -39,6 +41,8 @@ public struct EpisodeEntry: Equatable, Sendable {
     public var isNew: Bool = false
     /// Whether the user deleted its file: updates never download it again.
     public var isDeleted: Bool = false
+    /// Where the listener stopped, and whether the episode was heard to its end.
+    public var playback = Playback()
 }
 
 /// The row of the `download` table behind a ``Download``; only the library sees it.

@@ -27,11 +27,18 @@ extension Singlecast {
             guard watch else {
                 let downloads = try await library.downloads()
                 let extras = try await library.extrasByDownload()
+                let heard = try await library.playbackByEnclosureURL()
                 if json {
-                    try printJSON(downloads.map { DownloadJSON($0, extras: extras[$0.id] ?? []) })
+                    try printJSON(
+                        downloads.map {
+                            ListedDownloadJSON(
+                                download: DownloadJSON($0, extras: extras[$0.id] ?? []),
+                                playback: PlaybackJSON(heard[$0.enclosureURL]?.playback ?? Playback()))
+                        })
                 } else {
                     print(
-                        downloads.isEmpty ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras))
+                        downloads.isEmpty
+                            ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras, heard: heard))
                 }
                 return
             }
@@ -40,7 +47,9 @@ extension Singlecast {
             _ = try await SignalGuard.run(onSignal: { stop.set() }) {
                 var linesOnScreen = 0
                 while !stop.isSet {
-                    let text = DownloadTable.render(try await library.downloads(), extras: try await library.extrasByDownload())
+                    let text = DownloadTable.render(
+                        try await library.downloads(), extras: try await library.extrasByDownload(),
+                        heard: try await library.playbackByEnclosureURL())
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
                         printNow(clear + text)
@@ -103,6 +112,17 @@ struct DownloadJSON: Encodable {
     }
 }
 
+/// A download as `downloads --json` lists it: with where its episode was heard to.
+struct ListedDownloadJSON: Encodable {
+    var download: DownloadJSON
+    var playback: PlaybackJSON
+
+    func encode(to encoder: any Encoder) throws {
+        try download.encode(to: encoder)
+        try playback.encode(to: encoder)
+    }
+}
+
 /// The `--json` shape of a transcript or chapters file of a download.
 struct ExtraJSON: Encodable {
     var kind: String
@@ -129,10 +149,13 @@ struct ExtraJSON: Encodable {
 /// The table `singlecast downloads` prints, with a total line.
 enum DownloadTable {
     /// With an Extras column (`2 saved, 1 failed`) when any download has transcripts or chapters.
-    static func render(_ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:], now: Date = Date()) -> String {
+    static func render(
+        _ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:], heard: [String: HeardEpisode] = [:],
+        now: Date = Date()
+    ) -> String {
         let showsExtras = !extras.isEmpty
         var table = TextTable(
-            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Episode", "File"] + (showsExtras ? ["Extras"] : []),
+            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Heard", "Episode", "File"] + (showsExtras ? ["Extras"] : []),
             rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             let speed: String =
@@ -145,6 +168,7 @@ enum DownloadTable {
                 bytes(record.receivedBytes, of: record.expectedBytes),
                 speed,
                 record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
+                heard[record.enclosureURL].map { EpisodeTable.heardCell($0.playback, duration: $0.duration) } ?? "",
                 SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
                 record.file,
             ]

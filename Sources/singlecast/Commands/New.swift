@@ -21,11 +21,12 @@ extension Singlecast {
             } else if listed.isEmpty {
                 print("No new episodes.")
             } else {
-                var table = TextTable(headers: ["#", "Date", "Podcast", "State", "Title"], rightAligned: [0])
+                var table = TextTable(headers: ["#", "Date", "Podcast", "State", "Heard", "Title"], rightAligned: [0])
                 for (index, item) in listed.enumerated() {
                     table.rows.append([
                         String(index + 1), item.entry.episode.published.map(Format.day) ?? "",
                         SearchTable.truncate(item.podcast.podcast.title, 30), EpisodeTable.stateCell(item.entry.download),
+                        EpisodeTable.heardCell(item.entry.playback, duration: item.entry.episode.duration),
                         item.entry.episode.title,
                     ])
                 }
@@ -80,6 +81,7 @@ struct NewEpisodeJSON: Encodable {
     var published: Date?
     var url: String?
     var state: String
+    var playback: PlaybackJSON
 
     init(number: Int, _ item: NewEpisode) {
         self.number = number
@@ -88,5 +90,22 @@ struct NewEpisodeJSON: Encodable {
         published = item.entry.episode.published
         url = item.entry.episode.enclosure?.url.redactingURLPasswords
         state = (item.entry.download?.state ?? .notStarted).rawValue
+        playback = PlaybackJSON(item.entry.playback)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        // Absent values as before; the listening keys always, null included.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(podcast, forKey: .podcast)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(published, forKey: .published)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encode(state, forKey: .state)
+        try playback.encode(to: encoder)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case number, podcast, title, published, url, state
     }
 }

@@ -21,12 +21,14 @@ extension Singlecast {
                 print("No subscriptions yet.")
             } else {
                 var table = TextTable(
-                    headers: ["#", "Title", "Episodes", "New", "Downloaded", "Updated", "Status"], rightAligned: [0, 2, 3, 4])
+                    headers: ["#", "Title", "Episodes", "New", "Unplayed", "Downloaded", "Updated", "Status"],
+                    rightAligned: [0, 2, 3, 4, 5])
                 for summary in summaries {
                     let subscription = summary.podcast.subscription
                     table.rows.append([
                         "@\(summary.number)", SearchTable.truncate(summary.podcast.podcast.title, 40),
-                        String(summary.episodeCount), String(summary.newCount), String(summary.downloadedCount),
+                        String(summary.episodeCount), String(summary.newCount), String(summary.unplayedCount),
+                        String(summary.downloadedCount),
                         subscription?.lastSuccessAt.map(Format.day) ?? "",
                         subscription?.lastUpdate.map { Words.status($0.status) } ?? "",
                     ])
@@ -44,7 +46,10 @@ struct SubscriptionJSON: Encodable {
     var feedURL: String
     var episodes: Int
     var new: Int
+    var unplayed: Int
     var downloaded: Int
+    /// The speed episodes are played at.
+    var speed: Double
     var keep: Int?
     var auto: String
     var extras: Bool
@@ -58,6 +63,8 @@ struct SubscriptionJSON: Encodable {
         feedURL = summary.podcast.feedKey.redactingURLPasswords
         episodes = summary.episodeCount
         new = summary.newCount
+        unplayed = summary.unplayedCount
+        speed = summary.podcast.playbackSpeed ?? 1
         downloaded = summary.downloadedCount
         let subscription = summary.podcast.subscription
         keep = subscription?.keep

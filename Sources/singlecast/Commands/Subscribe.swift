@@ -33,6 +33,9 @@ extension Singlecast {
             help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given).")
         var extras: Bool?
 
+        @Option(help: "The speed its episodes are played at, 0.25 to 4 (unchanged if not given).")
+        var speed: PlaybackSpeed?
+
         @Flag(help: "Print the subscriptions as JSON.")
         var json = false
 
@@ -48,6 +51,7 @@ extension Singlecast {
                         for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
+                        if let speed { try await library.setPlaybackSpeed(speed.value, podcastID: saved.podcast.id) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
                         subscribed.append(PodcastJSON(stored, episodes: saved.episodeCount))
                         if !json {

@@ -3,7 +3,7 @@ import SinglecastKit
 /// The numbered list `singlecast episodes` prints.
 enum EpisodeTable {
     static func render(_ entries: [EpisodeEntry]) -> String {
-        var table = TextTable(headers: ["#", "Date", "Length", "Size", "State", "Title"], rightAligned: [0, 2, 3])
+        var table = TextTable(headers: ["#", "Date", "Length", "Size", "State", "Heard", "Title"], rightAligned: [0, 2, 3])
         for entry in entries {
             let episode = entry.episode
             table.rows.append([
@@ -12,10 +12,18 @@ enum EpisodeTable {
                 episode.duration.map { Format.duration(seconds: $0) } ?? "",
                 episode.enclosure?.length.flatMap { $0 > 0 ? Format.bytes($0) : nil } ?? "",
                 stateCell(entry.download),
+                heardCell(entry.playback, duration: episode.duration),
                 episode.enclosure == nil ? episode.title + " (no audio)" : episode.title,
             ])
         }
         return table.render()
+    }
+
+    /// `played`, `23:10 of 1:02:03` (or `23:10` when the length is unknown), or empty when never heard.
+    static func heardCell(_ playback: Playback, duration: Int?) -> String {
+        if playback.isPlayed { return "played" }
+        guard let position = playback.position else { return "" }
+        return Words.position(position, of: duration.map(Double.init))
     }
 
     /// `done`, `42%`, `paused 42%`, `error`, or `-` when never asked for.

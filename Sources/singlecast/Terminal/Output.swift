@@ -1,4 +1,5 @@
 import Foundation
+import SinglecastKit
 
 /// Writes `value` as pretty JSON with ISO 8601 dates to standard output.
 func printJSON<Value: Encodable>(_ value: Value) throws {
@@ -92,5 +93,30 @@ struct TextTable {
             }
         }
         return text
+    }
+}
+
+/// The listening keys of an episode in `--json` listings: `position` (seconds or null),
+/// `played` and `playedAt` (ISO 8601 or null), encoded into the episode's own object.
+struct PlaybackJSON: Encodable {
+    var position: Double?
+    var played: Bool
+    var playedAt: Date?
+
+    init(_ playback: Playback) {
+        position = playback.position
+        played = playback.isPlayed
+        playedAt = playback.playedAt
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(position, forKey: .position)
+        try container.encode(played, forKey: .played)
+        try container.encode(playedAt, forKey: .playedAt)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case position, played, playedAt
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
 ///
 /// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration",
-/// "enclosure":{"url","length","type"},"state","progress","file","transcripts":[{"url","type","language","rel"}],
+/// "enclosure":{"url","length","type"},"state","progress","file","position","played","playedAt","transcripts":[{"url","type","language","rel"}],
 /// "chapters","extras":[{"kind","file","saved","message"}]}]}`, dates in ISO 8601 UTC.
 enum PodcastJSONWriter {
     /// Writes the podcast and its episodes as the library hands them over, a page at a time:
@@ -78,6 +78,10 @@ enum PodcastJSONWriter {
         out.raw(entry.download?.fractionCompleted.map { String($0) } ?? "null")
         out.raw(", \"file\": ")
         out.string(entry.download?.file)
+        out.raw(", \"position\": ")
+        out.raw(entry.playback.position.map { String($0) } ?? "null")
+        out.raw(", \"played\": \(entry.playback.isPlayed), \"playedAt\": ")
+        out.date(entry.playback.playedAt)
         out.raw(", \"transcripts\": [")
         for (index, transcript) in episode.transcripts.enumerated() {
             out.raw(index == 0 ? "{\"url\": " : ", {\"url\": ")

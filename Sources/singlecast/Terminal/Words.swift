@@ -136,4 +136,11 @@ enum Words {
         case .failed(let message): message
         }
     }
+
+    /// `23:10 of 1:02:03`, or `23:10` when the length is unknown.
+    static func position(_ seconds: Double, of duration: Double?) -> String {
+        let position = Format.duration(seconds: Int(seconds))
+        guard let duration, duration > 0 else { return position }
+        return "\(position) of \(Format.duration(seconds: Int(duration.rounded())))"
+    }
 }

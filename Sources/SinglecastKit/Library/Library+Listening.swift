@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+
+/// A change to where a listener is in an episode, as the library records it.
+public enum PlaybackChange: Sendable, Equatable {
+    /// Listening stopped (or is, for now) at `position` seconds, having started at `started`;
+    /// `total` is the episode's length when known. With `keepsPlayed`, a played mark stays
+    /// (a played episode being heard again, not yet stopped).
+    case position(Double, started: Double, total: Double?, keepsPlayed: Bool = false)
+    /// Heard to the end (`total` seconds long when known): the position is cleared.
+    case played(total: Double?)
+    /// Marked unheard: no position, no played mark.
+    case unplayed
+}
+
+extension Library {
+    // MARK: - Listening
+
+    /// Records a change of an episode's playback at `date`, with the episode action that
+    /// other devices learn it from, in one transaction. A played episode leaves `new`.
+    /// Returns the episode's playback as it now is.
+    @discardableResult
+    public func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date = Date()) async throws -> Playback {
+        try await writer.write { db in try Self.recordPlayback(episodeID: episodeID, change, at: date, db: db) }
+    }
+
+    /// Records changes of several episodes' playback in one transaction; returns their playback
+    /// as it now is, in the same order.
+    public func recordPlayback(_ changes: [(episodeID: Int64, change: PlaybackChange)], at date: Date = Date()) async throws
+        -> [Playback]
+    {
+        try await writer.write { db in
+            try changes.map { try Self.recordPlayback(episodeID: $0.episodeID, $0.change, at: date, db: db) }
+        }
+    }
+
+    private static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws
+        -> Playback
+    {
+        let now = date.timeIntervalSince1970
+        var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
+        switch change {
+        case .position(let position, let started, let total, let keepsPlayed):
+            try db.execute(
+                sql: """
+                    UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END
+                    WHERE id = ?
+                    """,
+                arguments: [position, now, keepsPlayed, episodeID])
+            action = (.play, started, position, total)
+        case .played(let total):
+            try db.execute(
+                sql: """
+                    UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0 WHERE id = ?
+                    """,
+                arguments: [now, now, episodeID])
+            // As AntennaPod records it: a play whose position is the episode's end.
+            action = (.play, total == nil ? nil : 0, total, total)
+        case .unplayed:
+            try db.execute(
+                sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?", arguments: [episodeID])
+            action = (.new, nil, nil, nil)
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
+                SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
+                FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
+                """,
+            arguments: [
+                action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
+                action.total.map(Self.wholeSeconds), episodeID,
+            ])
+        let row = try Row.fetchOne(db, sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?", arguments: [episodeID])
+        return Playback(
+            position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    private static func wholeSeconds(_ seconds: Double) -> Int {
+        Int(seconds.rounded(.down))
+    }
+
+    /// The episode heard most recently that is not played, with its podcast; nil when there is none.
+    public func lastHeardEpisode() async throws -> (podcast: StoredPodcast, entry: EpisodeEntry)? {
+        try await writer.read { db in
+            var found: (podcastID: Int64, entry: EpisodeEntry)?
+            try EpisodeColumns.forEachEntry(
+                db,
+                sql: """
+                    SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode
+                    WHERE heardAt IS NOT NULL AND playedAt IS NULL AND playPosition IS NOT NULL
+                    ORDER BY heardAt DESC LIMIT 1
+                    """,
+                downloads: try Self.downloadsByEnclosureURL(db)
+            ) { entry, columns in found = (columns[EpisodeColumns.entryColumnCount], entry) }
+            guard let found, let podcast = try Self.podcast(db, id: found.podcastID) else { return nil }
+            return (podcast, found.entry)
+        }
+    }
+
+    /// Remembers the speed a podcast's episodes are played at.
+    public func setPlaybackSpeed(_ speed: Double, podcastID: Int64) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE podcast SET playbackSpeed = ? WHERE id = ?", arguments: [speed, podcastID])
+        }
+    }
+
+    /// The episode actions recorded since `date` (all when nil), oldest first.
+    public func episodeActions(since date: Date? = nil) async throws -> [EpisodeAction] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM episodeAction WHERE timestamp >= ? ORDER BY timestamp, id",
+                arguments: [date?.timeIntervalSince1970 ?? 0]
+            ).compactMap { row in
+                guard let kind = EpisodeAction.Kind(rawValue: row["action"]) else { return nil }
+                return EpisodeAction(
+                    podcastURL: row["podcastURL"], episodeURL: row["episodeURL"], guid: row["guid"], kind: kind,
+                    timestamp: Date(timeIntervalSince1970: row["timestamp"]), started: row["started"],
+                    position: row["position"], total: row["total"])
+            }
+        }
+    }
+}
+
+/// Where a listener is in the episodes of an enclosure URL, with the episode's length, for listings
+/// keyed by download.
+public struct HeardEpisode: Equatable, Sendable {
+    public var playback: Playback
+    /// The length the feed gives, in seconds.
+    public var duration: Int?
+}
+
+extension Library {
+    /// The playback of every episode heard or played, by enclosure URL.
+    public func playbackByEnclosureURL() async throws -> [String: HeardEpisode] {
+        try await writer.read { db in
+            var heard: [String: HeardEpisode] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT enclosureURL, playPosition, playedAt, duration FROM episode
+                    WHERE enclosureURL IS NOT NULL AND (playPosition IS NOT NULL OR playedAt IS NOT NULL)
+                    """)
+            while let row = try rows.next() {
+                heard[row[0]] = HeardEpisode(
+                    playback: Playback(position: row[1], playedAt: (row[2] as Double?).map(Date.init(timeIntervalSince1970:))),
+                    duration: row[3])
+            }
+            return heard
+        }
+    }
+}
+
+extension Library {
+    /// The played episodes whose files are downloaded, of one podcast or of all.
+    public func playedDownloadedEpisodes(podcastID: Int64?) async throws -> [EpisodeEntry] {
+        try await writer.read { db in
+            var entries: [EpisodeEntry] = []
+            try EpisodeColumns.forEachEntry(
+                db,
+                sql: """
+                    SELECT \(EpisodeColumns.entrySelection()) FROM episode
+                    JOIN download ON download.enclosureURL = episode.enclosureURL AND download.state = 'completed'
+                    WHERE episode.playedAt IS NOT NULL AND (?1 IS NULL OR episode.podcastId = ?1)
+                    ORDER BY episode.podcastId, episode.position
+                    """,
+                arguments: [podcastID], downloads: try Self.downloadsByEnclosureURL(db)
+            ) { entry, _ in entries.append(entry) }
+            return entries
+        }
+    }
+}

@@ -154,8 +154,10 @@ enum DownloadTable {
         now: Date = Date()
     ) -> String {
         let showsExtras = !extras.isEmpty
+        let showsHeard = downloads.contains { heard[$0.enclosureURL] != nil }
         var table = TextTable(
-            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left", "Heard", "Episode", "File"] + (showsExtras ? ["Extras"] : []),
+            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left"] + (showsHeard ? ["Heard"] : []) + ["Episode", "File"]
+                + (showsExtras ? ["Extras"] : []),
             rightAligned: [0, 2, 3, 4, 5])
         for record in downloads {
             let speed: String =
@@ -168,10 +170,11 @@ enum DownloadTable {
                 bytes(record.receivedBytes, of: record.expectedBytes),
                 speed,
                 record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
-                heard[record.enclosureURL].map { EpisodeTable.heardCell($0.playback, duration: $0.duration) } ?? "",
-                SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60),
-                record.file,
             ]
+            if showsHeard {
+                row.append(heard[record.enclosureURL].map { EpisodeTable.heardCell($0.playback, duration: $0.duration) } ?? "")
+            }
+            row += [SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60), record.file]
             if showsExtras { row.append(Self.extras(extras[record.id] ?? [])) }
             table.rows.append(row)
         }

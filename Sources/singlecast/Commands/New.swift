@@ -21,14 +21,18 @@ extension Singlecast {
             } else if listed.isEmpty {
                 print("No new episodes.")
             } else {
-                var table = TextTable(headers: ["#", "Date", "Podcast", "State", "Heard", "Title"], rightAligned: [0])
+                let showsHeard = listed.contains { EpisodeTable.hasBeenHeard($0.entry.playback) }
+                var table = TextTable(
+                    headers: ["#", "Date", "Podcast", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"], rightAligned: [0])
                 for (index, item) in listed.enumerated() {
-                    table.rows.append([
-                        String(index + 1), item.entry.episode.published.map(Format.day) ?? "",
-                        SearchTable.truncate(item.podcast.podcast.title, 30), EpisodeTable.stateCell(item.entry.download),
-                        EpisodeTable.heardCell(item.entry.playback, duration: item.entry.episode.duration),
-                        item.entry.episode.title,
-                    ])
+                    let entry = item.entry
+                    var row = [
+                        String(index + 1), entry.episode.published.map(Format.day) ?? "",
+                        SearchTable.truncate(item.podcast.podcast.title, 30), EpisodeTable.stateCell(entry.download),
+                    ]
+                    if showsHeard { row.append(EpisodeTable.heardCell(entry.playback, duration: entry.episode.duration)) }
+                    row.append(entry.episode.title)
+                    table.rows.append(row)
                 }
                 print(table.render())
             }

@@ -2,21 +2,31 @@ import SinglecastKit
 
 /// The numbered list `singlecast episodes` prints.
 enum EpisodeTable {
+    /// With a Heard column (`played`, `23:10 of 1:02:03`) when any episode has been heard.
     static func render(_ entries: [EpisodeEntry]) -> String {
-        var table = TextTable(headers: ["#", "Date", "Length", "Size", "State", "Heard", "Title"], rightAligned: [0, 2, 3])
+        let showsHeard = entries.contains { hasBeenHeard($0.playback) }
+        var table = TextTable(
+            headers: ["#", "Date", "Length", "Size", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"],
+            rightAligned: [0, 2, 3])
         for entry in entries {
             let episode = entry.episode
-            table.rows.append([
+            var row: [String] = [
                 String(entry.number),
                 episode.published.map(Format.day) ?? "",
                 episode.duration.map { Format.duration(seconds: $0) } ?? "",
                 episode.enclosure?.length.flatMap { $0 > 0 ? Format.bytes($0) : nil } ?? "",
                 stateCell(entry.download),
-                heardCell(entry.playback, duration: episode.duration),
-                episode.enclosure == nil ? episode.title + " (no audio)" : episode.title,
-            ])
+            ]
+            if showsHeard { row.append(heardCell(entry.playback, duration: episode.duration)) }
+            row.append(episode.enclosure == nil ? episode.title + " (no audio)" : episode.title)
+            table.rows.append(row)
         }
         return table.render()
+    }
+
+    /// Whether a listing shows a Heard cell for this playback.
+    static func hasBeenHeard(_ playback: Playback) -> Bool {
+        playback.isPlayed || playback.position != nil
     }
 
     /// `played`, `23:10 of 1:02:03` (or `23:10` when the length is unknown), or empty when never heard.

@@ -44,4 +44,24 @@ import Testing
         #expect(try await buffer.applyRetention(after: download).isEmpty)
     }
 
+    /// Keeping 2 of three downloaded episodes: the played one goes first, though it is the newest,
+    /// and the half-heard one stays.
+    @Test func playedEpisodesGoBeforeUnplayedAndHalfHeardOnes() async throws {
+        let show = try await ClaimedShow.make(titles: ["Newest", "Older", "Oldest"], keep: .mostRecent(2))
+        defer { show.remove() }
+        let (library, buffer, downloads) = (show.library, show.buffer, show.downloads)
+        for title in ["Newest", "Older", "Oldest"] { try await show.complete(title) }
+        let entries = try await library.episodes(podcastID: show.podcast.id)
+        let byTitle = Dictionary(uniqueKeysWithValues: entries.map { ($0.episode.title, $0.id) })
+        try await library.recordPlayback(episodeID: byTitle["Newest"]!, .played(total: 60))
+        try await library.recordPlayback(episodeID: byTitle["Oldest"]!, .position(20, started: 0, total: 60))
+
+        let oldest = try #require(try await library.download(id: downloads["Oldest"]!.id))
+        let removed = try await buffer.applyRetention(after: oldest)
+
+        #expect(removed.map(\.episodeTitle) == ["Newest"])
+        #expect(!FileManager.default.fileExists(atPath: downloads["Newest"]!.file))
+        #expect(FileManager.default.fileExists(atPath: downloads["Older"]!.file))
+        #expect(FileManager.default.fileExists(atPath: downloads["Oldest"]!.file))
+    }
 }

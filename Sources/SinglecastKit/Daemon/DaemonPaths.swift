@@ -7,6 +7,9 @@ public struct DaemonPaths: Sendable {
     /// when it is set, as `singlecast-<hash of the library path>.sock` (short, so that a long
     /// library path cannot overflow a socket address); else `daemon.sock` in the library.
     public let socket: String
+    /// The folder of Singlecast's sockets (the daemon's, and the player's): `$XDG_RUNTIME_DIR`
+    /// when it is set and not empty, else the library.
+    public let socketDirectory: URL
 
     public init(libraryDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.libraryDirectory = libraryDirectory
@@ -14,8 +17,10 @@ public struct DaemonPaths: Sendable {
             var hash = StableHash()
             hash.mix(libraryDirectory.standardizedFileURL.path)
             let name = "singlecast-" + String(hash.value, radix: 36) + ".sock"
-            socket = URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent(name).path
+            socketDirectory = URL(fileURLWithPath: runtime, isDirectory: true)
+            socket = socketDirectory.appendingPathComponent(name).path
         } else {
+            socketDirectory = libraryDirectory
             socket = libraryDirectory.appendingPathComponent("daemon.sock").path
         }
     }

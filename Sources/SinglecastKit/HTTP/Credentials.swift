@@ -8,6 +8,11 @@ struct Credentials: Equatable, Sendable {
     /// The value of the `Authorization` header that sends them.
     var authorization: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
 
+    /// The netrc file credentials are looked up in: `$NETRC`, else `~/.netrc`.
+    static func netrcPath(environment: [String: String]) -> String? {
+        environment["NETRC"] ?? environment["HOME"].map { $0 + "/.netrc" }
+    }
+
     /// The credentials for a request to `url`: the URL's user info, else the netrc entry for
     /// its host (the entry for the URL's user name when the URL names a user but no password).
     static func forRequest(to url: URL, netrcPath: String?) -> Credentials? {

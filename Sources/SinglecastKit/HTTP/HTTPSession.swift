@@ -89,7 +89,7 @@ public final class HTTPSession: Sendable {
     /// non-redirect response. Statuses are not checked, callers decide what is acceptable,
     /// except 401, which throws ``HTTPError/Reason/unauthorized(refused:)``.
     public func get(_ url: URL, headers extraHeaders: [(String, String)] = []) async throws -> Response {
-        let netrcPath = configuration.environment["NETRC"] ?? configuration.environment["HOME"].map { $0 + "/.netrc" }
+        let netrcPath = Credentials.netrcPath(environment: configuration.environment)
         var current = url
         var permanentURL = url
         var stillPermanent = true

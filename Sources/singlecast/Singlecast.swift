@@ -14,7 +14,7 @@ struct Singlecast: AsyncParsableCommand {
             Search.self, Episodes.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
-            Played.self, Unplayed.self,
+            Play.self, Played.self, Unplayed.self,
             Import.self, Export.self,
         ]
     )

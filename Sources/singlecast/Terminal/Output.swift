@@ -120,3 +120,10 @@ struct PlaybackJSON: Encodable {
         case position, played, playedAt
     }
 }
+
+/// Writes `value` as one line of compact JSON to standard output, at once.
+func printJSONLine<Value: Encodable>(_ value: Value) {
+    guard var data = try? JSONStyle.lines.encode(value) else { return }
+    data.append(0x0A)
+    FileHandle.standardOutput.write(data)
+}

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Turns Ctrl-C and SIGTERM into an orderly stop: the first signal runs `onSignal` (which
+/// Turns Ctrl-C, SIGTERM and SIGHUP (the terminal closed) into an orderly stop: the first signal runs `onSignal` (which
 /// should stop the work so that `body` returns); a second one exits at once.
 enum SignalGuard {
     struct Outcome<Value> {
@@ -15,7 +15,7 @@ enum SignalGuard {
         _ body: () async throws -> Value
     ) async throws -> Outcome<Value> {
         let received = SignalCount()
-        let sources = [SIGINT, SIGTERM].map { number in
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -29,6 +29,7 @@ enum SignalGuard {
             for source in sources { source.cancel() }
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
+            signal(SIGHUP, SIG_DFL)
         }
         let value = try await body()
         return Outcome(value: value, interrupted: received.value > 0)

@@ -143,4 +143,63 @@ enum Words {
         guard let duration, duration > 0 else { return position }
         return "\(position) of \(Format.duration(seconds: Int(duration.rounded())))"
     }
+
+    /// `1.5×`.
+    static func speed(_ speed: Double) -> String {
+        (speed == speed.rounded() ? String(Int(speed)) : String(speed)) + "\u{D7}"
+    }
+
+    /// How `play --json` names the way listening ended.
+    static func reason(_ reason: ListeningEnd.Reason) -> String {
+        switch reason {
+        case .end: "end"
+        case .quit: "quit"
+        case .signal: "signal"
+        case .playerDied: "player-died"
+        case .failed: "failed"
+        }
+    }
+
+    /// Why the player could not play the audio.
+    static func playerFailure(_ failure: PlayerFailure) -> String {
+        switch failure.kind {
+        case .notAudio: "it is not audio mpv can play"
+        case .httpStatus(let status): "the server answered \(status)"
+        case .loadingFailed: "it could not be opened"
+        case .audioOutputFailed: "mpv could not open an audio output"
+        case .other: failure.playerError.map { "mpv says: \($0)" } ?? "mpv could not play it"
+        }
+    }
+
+    /// An episode that could not be played.
+    static func cannotPlay(_ entry: EpisodeEntry, _ failure: PlayerFailure) -> String {
+        "cannot play episode \(entry.number) (\(entry.episode.title)): \(playerFailure(failure)); its saved position is unchanged"
+    }
+
+    /// The player went away while playing.
+    static func playerDied(_ end: ListeningEnd) -> String {
+        "mpv stopped unexpectedly" + (end.position.map { "; the position was saved at \(Format.duration(seconds: Int($0)))" } ?? "")
+    }
+
+    /// The player could not be found or started.
+    static func player(_ error: PlayerError) -> String {
+        switch error {
+        case .playerNotFound:
+            "mpv was not found on PATH: install it (sudo apt install mpv), or set SINGLECAST_PLAYER to a player's path"
+        case .configuredPlayerMissing(let path):
+            "SINGLECAST_PLAYER names \(path), which does not exist or cannot be run"
+        default:
+            error.localizedDescription
+        }
+    }
+
+    /// Why an episode cannot be listened to.
+    static func listening(_ error: ListeningError) -> String {
+        switch error {
+        case .noAudio(let number, let title):
+            "cannot play episode \(number) (\(title)): it has no audio"
+        case .nothingToContinue:
+            "no episode is being listened to: pick one by its number as `singlecast episodes` lists it (singlecast play N)"
+        }
+    }
 }

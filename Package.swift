@@ -52,6 +52,12 @@ let package = Package(
             dependencies: ["SinglecastKit"],
             path: "Benchmarks/ParseFeed"
         ),
+        // Plays a file and waits, for the test that kills its process and checks the player dies too.
+        .executableTarget(
+            name: "player-probe",
+            dependencies: ["SinglecastKit"],
+            path: "Tests/PlayerProbe"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [

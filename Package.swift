@@ -21,10 +21,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // Starts the player as a child that dies with its parent (PR_SET_PDEATHSIG).
+        .target(name: "CSpawn"),
         .target(
             name: "SinglecastKit",
             dependencies: [
                 "CLibXML2",
+                "CSpawn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -48,6 +51,12 @@ let package = Package(
             name: "parse-feed",
             dependencies: ["SinglecastKit"],
             path: "Benchmarks/ParseFeed"
+        ),
+        // Plays a file and waits, for the test that kills its process and checks the player dies too.
+        .executableTarget(
+            name: "player-probe",
+            dependencies: ["SinglecastKit"],
+            path: "Tests/PlayerProbe"
         ),
         .target(
             name: "TestSupport",

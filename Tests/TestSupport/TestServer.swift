@@ -81,6 +81,8 @@ public final class TestServer: Sendable {
         var lastModified: String?
         var faults: [Fault]
         var bytesPerSecond: Int?
+        /// The `Authorization` header a request must carry; others are answered 401.
+        var authorization: String? = nil
     }
 
     struct State: Sendable {
@@ -185,14 +187,17 @@ public final class TestServer: Sendable {
 
     /// Serves `data` at `path`. With a `contentEncoding` (such as `"gzip"`), `data` must
     /// already be encoded that way; it is sent as is, with that `Content-Encoding`.
+    /// With an `authorization` (such as `"Basic YWxpY2U6czNjcmV0"`), requests without exactly that
+    /// `Authorization` header are answered 401 with a `WWW-Authenticate: Basic` challenge.
     public func serve(
         path: String, data: Data, contentType: String = "application/octet-stream", contentEncoding: String? = nil,
-        etag: String? = nil, lastModified: Date? = nil, faults: [Fault] = [], bytesPerSecond: Int? = nil
+        etag: String? = nil, lastModified: Date? = nil, faults: [Fault] = [], bytesPerSecond: Int? = nil,
+        authorization: String? = nil
     ) {
         register(
             path: path, content: .buffer(ByteBuffer(bytes: data)), contentType: contentType,
             contentEncoding: contentEncoding, etag: etag, lastModified: lastModified, faults: faults,
-            bytesPerSecond: bytesPerSecond)
+            bytesPerSecond: bytesPerSecond, authorization: authorization)
     }
 
     /// Serves `generatedSize` deterministic bytes at `path` (see ``generatedBytes(offset:count:)``),
@@ -233,11 +238,12 @@ public final class TestServer: Sendable {
 
     private func register(
         path: String, content: Content, contentType: String, contentEncoding: String? = nil, etag: String?,
-        lastModified: Date?, faults: [Fault], bytesPerSecond: Int?
+        lastModified: Date?, faults: [Fault], bytesPerSecond: Int?, authorization: String? = nil
     ) {
         let resource = Resource(
             content: content, contentType: contentType, contentEncoding: contentEncoding, etag: etag,
-            lastModified: lastModified.map(Self.httpDate), faults: faults, bytesPerSecond: bytesPerSecond)
+            lastModified: lastModified.map(Self.httpDate), faults: faults, bytesPerSecond: bytesPerSecond,
+            authorization: authorization)
         state.withLock { $0.resources[path] = resource }
     }
 
@@ -379,6 +385,11 @@ public final class TestServer: Sendable {
         status: 404, headers: [("Content-Type", "text/plain")], body: "Not Found\n")
 
     private static func plan(for head: HTTPRequestHead, resource: Resource, fault: Fault?) -> Plan {
+        if let authorization = resource.authorization, head.headers.first(name: "Authorization") != authorization {
+            return .simple(
+                status: 401, headers: [("WWW-Authenticate", "Basic realm=\"test\""), ("Content-Type", "text/plain")],
+                body: "401 Unauthorized\n")
+        }
         let size = resource.content.size
         var headers: [(String, String)] = [("Content-Type", resource.contentType), ("Accept-Ranges", "bytes")]
         if let contentEncoding = resource.contentEncoding { headers.append(("Content-Encoding", contentEncoding)) }

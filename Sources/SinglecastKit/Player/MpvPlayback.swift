@@ -1,0 +1,164 @@
+import Foundation
+
+/// What mpv has said about one playback, and the ``PlayerEvent``s its messages mean: a pure
+/// state machine, fed every message read from the IPC socket, asked for the ``PlaybackEnd``
+/// once the process is gone.
+struct MpvPlayback: Sendable, Equatable {
+    /// The properties ``MpvSession`` observes; their changes arrive as
+    /// ``MpvMessage/propertyChange(name:value:)``.
+    static let observedProperties = ["time-pos", "pause", "duration", "speed", "chapter-list", "chapter"]
+
+    struct EndFile: Sendable, Equatable {
+        /// `eof`, `stop`, `quit` or `error`.
+        var reason: String
+        var fileError: String?
+    }
+
+    private(set) var started = false
+    private(set) var position: Double?
+    private(set) var duration: Double?
+    private(set) var paused = false
+    private(set) var speed: Double?
+    private(set) var chapters: [PlaybackChapter] = []
+    private(set) var chapter: Int?
+    /// mpv's `end-file`, once it came (a `redirect` does not count: another file follows).
+    private(set) var endFile: EndFile?
+    private(set) var shutDown = false
+    /// ``PlaybackSession/stop()`` was called before the file ended.
+    private(set) var stopRequested = false
+    /// A `seek` event came and its `playback-restart` has not.
+    private var seeking = false
+    /// The last error lines mpv logged, and the HTTP status one of them named.
+    private(set) var errorMessages: [String] = []
+    private(set) var httpStatus: Int?
+
+    /// Takes in one message; returns the events it means, in order.
+    mutating func handle(_ message: MpvMessage) -> [PlayerEvent] {
+        switch message {
+        case .reply:
+            return []
+        case .propertyChange(let name, let value):
+            return propertyChanged(name, value)
+        case .event("playback-restart"):
+            guard endFile == nil else { return [] }
+            if !started {
+                started = true
+                seeking = false
+                var events: [PlayerEvent] = [.started(position: position ?? 0, duration: duration)]
+                if let event = chapterEvent() { events.append(event) }
+                return events
+            }
+            guard seeking else { return [] }
+            seeking = false
+            return [.seeked(position ?? 0)]
+        case .event("seek"):
+            seeking = true
+            return []
+        case .event("shutdown"):
+            shutDown = true
+            return []
+        case .event:
+            return []
+        case .endFile(let reason, let fileError):
+            if reason != "redirect", endFile == nil { endFile = EndFile(reason: reason, fileError: fileError) }
+            return []
+        case .log(let level, _, let text):
+            logged(level: level, text: text)
+            return []
+        }
+    }
+
+    /// ``PlaybackSession/stop()`` was called; it counts unless the file had already ended.
+    mutating func requestStop() {
+        if endFile == nil { stopRequested = true }
+    }
+
+    /// How the playback ended, once mpv's process is gone.
+    func end() -> PlaybackEnd {
+        PlaybackEnd(position: position, duration: duration, reason: endReason())
+    }
+
+    private func endReason() -> PlaybackEnd.Reason {
+        guard let endFile else {
+            if stopRequested { return .stopped }
+            return shutDown ? .quit : .playerDied
+        }
+        switch endFile.reason {
+        case "eof": return .endOfFile
+        case "error": return .failed(failure(fileError: endFile.fileError))
+        default: return stopRequested ? .stopped : .quit  // "quit", "stop"
+        }
+    }
+
+    private func failure(fileError: String?) -> PlayerFailure {
+        let kind: PlayerFailure.Kind
+        if let httpStatus {
+            kind = .httpStatus(httpStatus)
+        } else {
+            switch fileError {
+            case "unrecognized file format", "no audio or video data played", "nothing to play":
+                kind = .notAudio
+            case "loading failed":
+                kind = .loadingFailed
+            case "audio output initialization failed":
+                kind = .audioOutputFailed
+            default:
+                kind = .other
+            }
+        }
+        return PlayerFailure(kind: kind, playerError: fileError, messages: errorMessages)
+    }
+
+    private mutating func propertyChanged(_ name: String, _ value: MpvValue?) -> [PlayerEvent] {
+        switch name {
+        case "time-pos":
+            guard let seconds = value?.double else { return [] }
+            position = seconds
+            return started && endFile == nil ? [.position(seconds)] : []
+        case "duration":
+            if let seconds = value?.double { duration = seconds }
+            return []
+        case "pause":
+            guard let now = value?.bool, now != paused else { return [] }
+            paused = now
+            guard started, endFile == nil else { return [] }
+            return [now ? .paused(position ?? 0) : .resumed(position ?? 0)]
+        case "speed":
+            guard let now = value?.double, now != speed else { return [] }
+            let before = speed
+            speed = now
+            return started && before != nil && endFile == nil ? [.speedChanged(now)] : []
+        case "chapter-list":
+            guard case .array(let list) = value else { return [] }
+            chapters = list.map { PlaybackChapter(title: $0["title"]?.string ?? "", start: $0["time"]?.double ?? 0) }
+            return []
+        case "chapter":
+            let now = value?.double.map { Int($0) }
+            guard now != chapter else { return [] }
+            chapter = now
+            guard started, endFile == nil, let event = chapterEvent() else { return [] }
+            return [event]
+        default:
+            return []
+        }
+    }
+
+    private func chapterEvent() -> PlayerEvent? {
+        guard let chapter, chapters.indices.contains(chapter) else { return nil }
+        let title = chapters[chapter].title
+        return .chapter(index: chapter, title: title.isEmpty ? nil : title, start: chapters[chapter].start)
+    }
+
+    /// Keeps error lines (at most the last 10), and the status of ffmpeg's
+    /// `HTTP error 404 Not Found` warning.
+    private mutating func logged(level: String, text: String) {
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines).redactingURLPasswords
+        if let match = line.firstMatch(of: #/HTTP error (\d{3})/#), let status = Int(match.output.1) {
+            httpStatus = status
+            errorMessages.append(line)
+        } else if level == "error" || level == "fatal" {
+            errorMessages.append(line)
+        }
+        if errorMessages.count > 10 { errorMessages.removeFirst(errorMessages.count - 10) }
+    }
+}

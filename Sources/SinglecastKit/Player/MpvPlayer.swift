@@ -1,0 +1,103 @@
+import Foundation
+
+/// Plays with mpv, driven over its JSON IPC socket (mpv's `DOCS/man/ipc.rst`).
+///
+/// mpv starts idle with a socket of its own in a private folder (mode 0700) under
+/// `$XDG_RUNTIME_DIR`, else in the library, as the daemon's socket (see
+/// ``DaemonPaths/socketDirectory``). Everything about the episode goes over that socket: the
+/// start, speed, title, chapters file, the stream's credentials (an `Authorization` header, never
+/// on mpv's command line or in its environment, which other users can read in `/proc`), then
+/// `loadfile`. mpv's terminal output is never read.
+///
+/// mpv cannot outlive this process: it is killed when the thread that started it ends, which
+/// is when this process dies (SIGKILL included); see `ChildProcess`.
+public struct MpvPlayer: Player {
+    /// Where mpv's own terminal output (its messages and status line) goes.
+    public enum TerminalOutput: Sendable, Equatable {
+        /// To this process's standard output and error.
+        case inherit
+        /// To this process's standard error only: standard output carries only what the caller
+        /// writes (the CLI's `--json`).
+        case standardError
+        /// Nowhere.
+        case discard
+    }
+
+    public var executable: PlayerExecutable
+    /// The folder of the socket when `$XDG_RUNTIME_DIR` is not set.
+    public var libraryDirectory: URL
+    public var terminalOutput: TerminalOutput
+    /// mpv's environment, also where `XDG_RUNTIME_DIR`, `NETRC` and `HOME` are read.
+    public var environment: [String: String]
+    /// How long mpv has to open its socket.
+    public var startupTimeout: Duration
+
+    public init(
+        executable: PlayerExecutable, libraryDirectory: URL, terminalOutput: TerminalOutput = .inherit,
+        environment: [String: String] = ProcessInfo.processInfo.environment, startupTimeout: Duration = .seconds(10)
+    ) {
+        self.executable = executable
+        self.libraryDirectory = libraryDirectory
+        self.terminalOutput = terminalOutput
+        self.environment = environment
+        self.startupTimeout = startupTimeout
+    }
+
+    public func play(_ request: PlaybackRequest) async throws -> any PlaybackSession {
+        try await MpvSession.start(request, player: self)
+    }
+
+    /// The folder in which each playback makes its private folder.
+    var socketDirectory: URL {
+        DaemonPaths(libraryDirectory: libraryDirectory, environment: environment).socketDirectory
+    }
+
+    /// mpv's command line: nothing about the episode, nothing secret.
+    func arguments(socket: String, interactive: Bool) -> [String] {
+        var arguments = [
+            executable.path,
+            "--idle=once",
+            "--no-video",
+            "--input-ipc-server=\(socket)",
+            // Enclosures are media files: no looking them up with youtube-dl (slow on a failure).
+            "--ytdl=no",
+            // Singlecast keeps positions: none of mpv's, and a file ends when its audio does.
+            "--resume-playback=no",
+            "--save-position-on-quit=no",
+            "--keep-open=no",
+            "--loop-file=no",
+            "--pause=no",
+        ]
+        if !interactive { arguments.append("--input-terminal=no") }
+        if terminalOutput == .discard { arguments.append("--terminal=no") }
+        return arguments
+    }
+
+    /// The commands that set up and load `request`, in order (the last is `loadfile`).
+    func loadCommands(_ request: PlaybackRequest, chaptersFile: String?) -> [[MpvValue]] {
+        var commands: [[MpvValue]] = [[.string("request_log_messages"), .string("warn")]]
+        for (index, name) in MpvPlayback.observedProperties.enumerated() {
+            commands.append([.string("observe_property"), .number(Double(index + 1)), .string(name)])
+        }
+        func set(_ property: String, _ value: MpvValue) {
+            commands.append([.string("set_property"), .string(property), value])
+        }
+        set("audio-pitch-correction", .bool(true))
+        set("speed", .number(request.speed))
+        set("start", .string(String(format: "%.3f", request.start.isFinite ? max(0, request.start) : 0)))
+        if let title = request.title { set("force-media-title", .string(title)) }
+        if let chaptersFile { set("chapters-file", .string(chaptersFile)) }
+        let target: String
+        switch request.source {
+        case .file(let path):
+            target = URL(fileURLWithPath: path).standardizedFileURL.path
+        case .stream(let url):
+            if let credentials = Credentials.forRequest(to: url, netrcPath: Credentials.netrcPath(environment: environment)) {
+                set("http-header-fields", .array([.string("Authorization: \(credentials.authorization)")]))
+            }
+            target = url.removingUserInfo.absoluteString
+        }
+        commands.append([.string("loadfile"), .string(target), .string("replace")])
+        return commands
+    }
+}

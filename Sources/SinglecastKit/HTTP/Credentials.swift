@@ -126,7 +126,7 @@ extension URL {
     }
 
     /// The URL without user name and password.
-    var removingUserInfo: URL {
+    public var removingUserInfo: URL {
         guard user != nil || password != nil, var components = URLComponents(url: self, resolvingAgainstBaseURL: true)
         else { return self }
         components.percentEncodedUser = nil

@@ -28,6 +28,11 @@ struct MpvPlayback: Sendable, Equatable {
     private(set) var stopRequested = false
     /// A `seek` event came and its `playback-restart` has not.
     private var seeking = false
+    /// Whether mpv reported a `time-pos` since the last `seek` event.
+    private var positionSinceSeek = false
+    /// Playing restarted after a seek, and mpv has not reported the new `time-pos` yet (it may
+    /// come before or after `playback-restart`): ``PlayerEvent/seeked(_:)`` waits for it.
+    private var awaitingSeekPosition = false
     /// The last error lines mpv logged, and the HTTP status one of them named.
     private(set) var errorMessages: [String] = []
     private(set) var httpStatus: Int?
@@ -50,9 +55,12 @@ struct MpvPlayback: Sendable, Equatable {
             }
             guard seeking else { return [] }
             seeking = false
-            return [.seeked(position ?? 0)]
+            if positionSinceSeek { return [.seeked(position ?? 0)] }
+            awaitingSeekPosition = true
+            return []
         case .event("seek"):
             seeking = true
+            positionSinceSeek = false
             return []
         case .event("shutdown"):
             shutDown = true
@@ -114,7 +122,13 @@ struct MpvPlayback: Sendable, Equatable {
         case "time-pos":
             guard let seconds = value?.double else { return [] }
             position = seconds
-            return started && endFile == nil ? [.position(seconds)] : []
+            positionSinceSeek = true
+            guard started, endFile == nil else { return [] }
+            if awaitingSeekPosition {
+                awaitingSeekPosition = false
+                return [.seeked(seconds)]
+            }
+            return [.position(seconds)]
         case "duration":
             if let seconds = value?.double { duration = seconds }
             return []

@@ -66,7 +66,7 @@ extension Singlecast {
                     chosen.entry, of: chosen.podcast, library: library, player: player, options: options)
                 listening.withLock { $0 = started }
                 if case .stream(let url) = started.source {
-                    printError("streaming: \(url.redacted) (not downloaded)")
+                    printError("streaming: \(url.removingUserInfo.absoluteString) (not downloaded)")
                 }
                 let renderer = ListeningRenderer(json: json, episode: chosen, source: started.source)
                 var end: ListeningEnd?

@@ -38,7 +38,7 @@ struct ListeningRenderer {
             let source: String =
                 switch self.source {
                 case .file(let path): path
-                case .stream(let url): url.redacted
+                case .stream(let url): url.removingUserInfo.absoluteString
                 }
             return Line(
                 event: "started", episode: episode.entry.number, title: episode.entry.episode.title,

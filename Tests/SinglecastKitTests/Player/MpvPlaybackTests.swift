@@ -80,6 +80,21 @@ import Testing
             ])
     }
 
+    /// mpv may report the new position after the `playback-restart` of a seek: the seek waits for it.
+    @Test func aSeekReportsThePositionItReached() {
+        var playback = MpvPlayback()
+        _ = feed(Self.loading, into: &playback)
+        let events = feed(
+            [
+                #"{"event":"property-change","id":1,"name":"time-pos","data":0.5}"#,
+                #"{"event":"seek"}"#,
+                #"{"event":"playback-restart"}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":40.0}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":40.1}"#,
+            ], into: &playback)
+        #expect(events == [.position(0.5), .seeked(40), .position(40.1)])
+    }
+
     @Test func nothingIsReportedBeforeTheStartButTheLastPosition() {
         var playback = MpvPlayback()
         let events = feed(

@@ -52,6 +52,16 @@ struct ListeningShow {
             stderr: cli.home.appendingPathComponent("\(name).stderr"))
     }
 
+    /// Starts `singlecast play 1 --json` and seeks to `seconds` once it plays; returns when the
+    /// position there was reported (and so saved).
+    func playing(at seconds: Double) async throws -> PlayRun {
+        let run = try play(["1", "--json"])
+        try await run.waitForEvent("started")
+        try await run.send(["seek", seconds, "absolute"])
+        try await run.waitForEvent("position") { isNear($0["position"], seconds) }
+        return run
+    }
+
     /// The episodes of the current podcast as `episodes --json` lists them.
     func episodes() async throws -> [[String: Any]] {
         let result = try await cli.run(["episodes", "--json"])

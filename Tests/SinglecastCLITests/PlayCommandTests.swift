@@ -76,11 +76,8 @@ import TestSupport
     func aSignalSavesThePositionAndStopsThePlayer(signal: Int32) async throws {
         let show = try await ListeningShow.start()
         try await show.list()
-        let run = try show.play(["1", "--json"])
-        try await run.waitForEvent("started")
+        let run = try await show.playing(at: 40)
         let player = try await run.playerPID()
-        try await run.send(["seek", 40, "absolute"])
-        try await run.waitForEvent("position") { isNear($0["position"], 40) }
         kill(run.process.processIdentifier, signal)
         #expect(try await run.exitStatus() == 130)
         #expect(await TestProcess.waitUntilGone(player))
@@ -93,11 +90,8 @@ import TestSupport
     @Test func aKilledSinglecastTakesItsPlayerAlongAndKeepsTheLastSavedPosition() async throws {
         let show = try await ListeningShow.start()
         try await show.list()
-        let run = try show.play(["1", "--json"])
-        try await run.waitForEvent("started")
+        let run = try await show.playing(at: 40)
         let player = try await run.playerPID()
-        try await run.send(["seek", 40, "absolute"])
-        try await run.waitForEvent("position") { isNear($0["position"], 40) }
         kill(run.process.processIdentifier, SIGKILL)
         #expect(await TestProcess.waitUntilGone(player), "no orphan")
         #expect(isNear(try await show.episodes()[0]["position"], 40, within: 5))
@@ -107,10 +101,7 @@ import TestSupport
     @Test func aPlayerThatDiesEndsThePlayWithItsPositionSaved() async throws {
         let show = try await ListeningShow.start()
         try await show.list()
-        let run = try show.play(["1", "--json"])
-        try await run.waitForEvent("started")
-        try await run.send(["seek", 20, "absolute"])
-        try await run.waitForEvent("position") { isNear($0["position"], 20) }
+        let run = try await show.playing(at: 20)
         kill(try await run.playerPID(), SIGKILL)
         #expect(try await run.exitStatus() == 1)
         #expect(try await run.waitForEvent("ended")["reason"] as? String == "player-died")
@@ -168,6 +159,21 @@ import TestSupport
         result = try await cli.run(["play", "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("mpv was not found") && result.stderr.contains("apt install mpv"))
+        try await show.stop()
+    }
+
+    @Test func atAndFromStartChooseWhereToBegin() async throws {
+        let show = try await ListeningShow.start()
+        try await show.list()
+        for (arguments, start) in [(["--at", "1:30"], 90.0), (["--at", "75"], 75), (["--from-start"], 0)] {
+            let run = try show.play(["1", "--json"] + arguments)
+            #expect(isNear(try await run.waitForEvent("started")["position"], start, within: 0.5), "\(arguments)")
+            try await run.send(["quit"])
+            #expect(try await run.exitStatus() == 0)
+        }
+        for bad in [["--at", "1:75"], ["--at", "ten"], ["--at", "1:00", "--from-start"]] {
+            #expect(try await show.cli.run(["play", "1"] + bad).status == 64, "\(bad)")
+        }
         try await show.stop()
     }
 

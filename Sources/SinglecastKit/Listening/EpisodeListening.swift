@@ -33,6 +33,8 @@ public struct ListeningEnd: Sendable, Equatable {
 
     /// Where listening stopped; nil when nothing was heard.
     public var position: Double?
+    /// The episode's length, when known.
+    public var duration: Double?
     /// Whether the episode is now marked played.
     public var played: Bool
     public var reason: Reason
@@ -269,7 +271,8 @@ private actor Recorder<C: Clock> where C.Duration == Duration {
     private func finish(_ end: PlaybackEnd) async -> ListeningEnd {
         let reason: ListeningEnd.Reason
         switch end.reason {
-        case .failed(let failure): return ListeningEnd(position: nil, played: false, reason: .failed(failure))
+        case .failed(let failure):
+            return ListeningEnd(position: nil, duration: end.duration, played: false, reason: .failed(failure))
         case .endOfFile: reason = .end
         case .quit: reason = stopRequested ? .signal : .quit
         case .stopped: reason = .signal
@@ -277,12 +280,14 @@ private actor Recorder<C: Clock> where C.Duration == Duration {
         }
         if let known = end.duration { duration = known }
         if let last = end.position { position = last }
-        guard hasStarted, let position else { return ListeningEnd(position: nil, played: wasPlayed, reason: reason) }
+        guard hasStarted, let position else {
+            return ListeningEnd(position: nil, duration: duration, played: wasPlayed, reason: reason)
+        }
         let finished = end.reason == .endOfFile || ListeningRules.isFinished(position: position, duration: duration)
         let change: PlaybackChange =
             finished ? .played(total: duration) : .position(position, started: started, total: duration)
         let saved = try? await library.recordPlayback(episodeID: episodeID, change)
-        return ListeningEnd(position: position, played: saved?.isPlayed ?? finished, reason: reason)
+        return ListeningEnd(position: position, duration: duration, played: saved?.isPlayed ?? finished, reason: reason)
     }
 }
 

@@ -69,7 +69,7 @@ struct ListeningRenderer {
             case .failed: return nil
             default:
                 if end.played { return "played to the end: marked played" }
-                return end.position.map { "stopped at \(Words.position($0, of: duration))" }
+                return end.position.map { "stopped at \(Words.position($0, of: end.duration ?? duration))" }
             }
         case .position, .paused, .resumed, .speedChanged:
             return nil

@@ -29,7 +29,7 @@ import TestSupport
         #expect(await events.next() == .position(5))
         #expect(try await fixture.saved() == Playback(position: 5))
         fixture.player.send(.ended(PlaybackEnd(position: 5.5, duration: 120, reason: .quit)))
-        #expect(await events.next() == .ended(ListeningEnd(position: 5.5, played: false, reason: .quit)))
+        #expect(await events.next() == .ended(ListeningEnd(position: 5.5, duration: 120, played: false, reason: .quit)))
         #expect(try await fixture.saved() == Playback(position: 5.5))
     }
 
@@ -51,7 +51,7 @@ import TestSupport
         let stopping = Task { await listening.stop() }
         fixture.player.send(.ended(PlaybackEnd(position: 100, duration: 120, reason: .stopped)))
         await stopping.value
-        #expect(await events.next() == .ended(ListeningEnd(position: 100, played: true, reason: .signal)))
+        #expect(await events.next() == .ended(ListeningEnd(position: 100, duration: 120, played: true, reason: .signal)))
         let saved = try await fixture.saved()
         #expect(saved.isPlayed && saved.position == nil)
     }
@@ -69,7 +69,7 @@ import TestSupport
         _ = await events.next()
         #expect(try await fixture.saved().isPlayed)
         fixture.player.send(.ended(PlaybackEnd(position: 30, duration: 120, reason: .playerDied)))
-        #expect(await events.next() == .ended(ListeningEnd(position: 30, played: false, reason: .playerDied)))
+        #expect(await events.next() == .ended(ListeningEnd(position: 30, duration: 120, played: false, reason: .playerDied)))
         #expect(try await fixture.saved() == Playback(position: 30))
     }
 
@@ -80,7 +80,7 @@ import TestSupport
         var events = listening.events.makeAsyncIterator()
         let failure = PlayerFailure(kind: .httpStatus(404))
         fixture.player.send(.ended(PlaybackEnd(position: nil, duration: nil, reason: .failed(failure))))
-        #expect(await events.next() == .ended(ListeningEnd(position: nil, played: false, reason: .failed(failure))))
+        #expect(await events.next() == .ended(ListeningEnd(position: nil, duration: nil, played: false, reason: .failed(failure))))
         #expect(try await fixture.saved() == Playback(position: 60))
     }
 

@@ -47,6 +47,10 @@ final class MpvSession: PlaybackSession {
     static func start(_ request: PlaybackRequest, player: MpvPlayer) async throws -> MpvSession {
         guard PlaybackRequest.speeds.contains(request.speed) else { throw PlayerError.speedOutOfRange(request.speed) }
         let parent = player.socketDirectory
+        // A socket's address holds at most 107 bytes of path.
+        guard (parent.path + "/singlecast-player-XXXXXX/mpv.sock").utf8.count < 108 else {
+            throw PlayerError.socketDirectory(path: parent.path, errno: ENAMETOOLONG)
+        }
         let folder = try await OffPool.run { try makePrivateFolder(in: parent) }
         var chaptersFile: String?
         do {

@@ -313,6 +313,18 @@ import TestSupport
         await session.stop()
     }
 
+    @Test func aSocketFolderTooLongForASocketIsAnErrorNamingIt() async throws {
+        let fixture = try PlayerFixture()
+        defer { fixture.remove() }
+        let library = fixture.folder.appendingPathComponent(String(repeating: "long-folder-name/", count: 6))
+        var environment = fixture.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        let player = MpvPlayer(executable: fixture.wrapper, libraryDirectory: library, terminalOutput: .discard, environment: environment)
+        await #expect(throws: PlayerError.socketDirectory(path: library.path, errno: ENAMETOOLONG)) {
+            _ = try await player.play(PlaybackRequest(source: .file(try fixture.wav(seconds: 1))))
+        }
+    }
+
     @Test func aWrapperThatFailsIsAnErrorNamingIt() async throws {
         let fixture = try PlayerFixture()
         defer { fixture.remove() }

@@ -86,6 +86,10 @@ final class MpvSession: PlaybackSession {
             try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile))
         } catch {
             await session.stop()
+            // mpv went away while being set up.
+            if case PlayerError.playbackEnded = error, let exit = child.exit {
+                throw PlayerError.exitedBeforeReady(path: player.executable.path, status: exit.status)
+            }
             throw error
         }
         return session

@@ -51,7 +51,10 @@ final class MpvSession: PlaybackSession {
         guard (parent.path + "/singlecast-player-XXXXXX/mpv.sock").utf8.count < 108 else {
             throw PlayerError.socketDirectory(path: parent.path, errno: ENAMETOOLONG)
         }
-        let folder = try await OffPool.run { try makePrivateFolder(in: parent) }
+        let folder = try await OffPool.run {
+            removeAbandonedFolders(in: parent)
+            return try makePrivateFolder(in: parent)
+        }
         var chaptersFile: String?
         do {
             if !request.chapters.isEmpty {
@@ -93,6 +96,21 @@ final class MpvSession: PlaybackSession {
             throw error
         }
         return session
+    }
+
+    /// Removes the private folders of playbacks whose process was killed (SIGKILL leaves its
+    /// folder): those older than ten minutes whose socket nobody listens on.
+    static func removeAbandonedFolders(in parent: URL, now: Date = Date()) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix("singlecast-player-") {
+            let folder = parent.appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path),
+                attributes[.type] as? FileAttributeType == .typeDirectory,
+                let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 600,
+                MpvSocket.connect(path: folder.appendingPathComponent("mpv.sock").path) == nil
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// Makes `<parent>/singlecast-player-XXXXXX`, mode 0700 (only the user can reach the socket).

@@ -114,7 +114,9 @@ public struct PlaybackEnd: Sendable, Equatable {
         case stopped
         /// The player's process exited without saying why (it crashed, or was killed).
         case playerDied
-        /// The audio could not be played; nothing was heard.
+        /// The audio could not be played. A file or stream that cannot be opened or is not audio
+        /// ends so before any ``PlayerEvent/started(position:duration:)``; an audio output that
+        /// cannot be opened (``PlayerFailure/Kind/audioOutputFailed``) may end so just after it.
         case failed(PlayerFailure)
     }
 

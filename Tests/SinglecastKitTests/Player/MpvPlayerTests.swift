@@ -69,6 +69,26 @@ import TestSupport
         }
     }
 
+    @Test func theFoldersOfKilledPlaybacksAreRemovedWhenTheNextStarts() async throws {
+        var abandoned: URL?
+        var recent: URL?
+        try await playing({ fixture in
+            let run = fixture.folder.appendingPathComponent("run")
+            abandoned = run.appendingPathComponent("singlecast-player-OLD123")
+            recent = run.appendingPathComponent("singlecast-player-NEW123")
+            for folder in [abandoned!, recent!] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data().write(to: folder.appendingPathComponent("mpv.sock"))
+            }
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned!.path)
+            return PlaybackRequest(source: .file(try fixture.wav(seconds: 4)))
+        }) { _, _, recorder in
+            _ = try #require(await recorder.started())
+            #expect(!FileManager.default.fileExists(atPath: abandoned!.path))
+            #expect(FileManager.default.fileExists(atPath: recent!.path), "another playback may be starting in it")
+        }
+    }
+
     @Test func startsWhereAsked() async throws {
         try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6)), start: 2) }) { _, _, recorder in
             let started = try #require(await recorder.started())

@@ -46,6 +46,8 @@ final class MpvSession: PlaybackSession {
 
     static func start(_ request: PlaybackRequest, player: MpvPlayer) async throws -> MpvSession {
         guard PlaybackRequest.speeds.contains(request.speed) else { throw PlayerError.speedOutOfRange(request.speed) }
+        // Following a stream's redirects (when it has credentials) while mpv starts.
+        async let stream = player.streamTarget(for: request.source)
         let parent = player.socketDirectory
         // A socket's address holds at most 107 bytes of path.
         guard (parent.path + "/singlecast-player-XXXXXX/mpv.sock").utf8.count < 108 else {
@@ -86,7 +88,7 @@ final class MpvSession: PlaybackSession {
         let session = MpvSession(child: child, socket: socket, folder: folder)
         session.begin()
         do {
-            try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile))
+            try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile, stream: await stream))
         } catch {
             await session.stop()
             // mpv went away while being set up.

@@ -210,6 +210,35 @@ import TestSupport
         #expect(requests.allSatisfy { $0.header("Authorization") == "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk" })
     }
 
+    @Test func streamCredentialsStayOnTheirOriginAcrossRedirects() async throws {
+        let origin = try await TestServer.start()
+        let elsewhere = try await TestServer.start()
+        defer {
+            Task {
+                try? await origin.stop()
+                try? await elsewhere.stop()
+            }
+        }
+        let wav = PlayerFixture.wavData(seconds: 6)
+        let alice = "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk"
+        origin.serve(path: "/episode.wav", data: wav, contentType: "audio/wav", authorization: alice)
+        elsewhere.serve(path: "/cdn/episode.wav", data: wav, contentType: "audio/wav")
+        // On the origin, the credentials follow a redirect; to another host, they do not.
+        origin.redirect(path: "/feed/here.wav", to: "/episode.wav")
+        origin.redirect(path: "/feed/there.wav", to: elsewhere.url("/cdn/episode.wav").absoluteString)
+        for path in ["/feed/here.wav", "/feed/there.wav"] {
+            let url = try #require(URL(string: "http://alice:s3cret-password@127.0.0.1:\(origin.port)\(path)"))
+            try await playing({ _ in PlaybackRequest(source: .stream(url)) }) { _, session, recorder in
+                _ = try #require(await recorder.started(), "\(path) plays")
+                #expect(!(try procText(session.processID, "cmdline")).contains("s3cret-password"))
+            }
+        }
+        #expect(origin.requests(for: "/episode.wav").allSatisfy { $0.header("Authorization") == alice })
+        let cdn = elsewhere.requests(for: "/cdn/episode.wav")
+        #expect(!cdn.isEmpty)
+        #expect(cdn.allSatisfy { $0.header("Authorization") == nil })
+    }
+
     @Test func streamCredentialsComeFromNetrc() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }

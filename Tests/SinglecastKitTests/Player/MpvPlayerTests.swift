@@ -333,6 +333,26 @@ import TestSupport
         }
     }
 
+    @Test(arguments: [false, true])
+    func onlyAnInteractivePlaybackGivesMpvTheTerminal(interactive: Bool) async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4)), interactive: interactive) }) {
+            _, session, recorder in
+            _ = try #require(await recorder.started())
+            let input = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session.processID)/fd/0")
+            let ours = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/0")) ?? "none"
+            let group = getpgid(session.processID)
+            if interactive {
+                // mpv reads the keys from our standard input, in our process group (the terminal's foreground).
+                #expect(input == ours)
+                #expect(group == getpgrp())
+            } else {
+                // No input, and a process group of its own: the terminal's Ctrl-C reaches only us.
+                #expect(input == "/dev/null")
+                #expect(group == session.processID)
+            }
+        }
+    }
+
     @Test func aSpeedOutOfRangeIsRefusedBeforeStarting() async throws {
         let fixture = try PlayerFixture()
         defer { fixture.remove() }

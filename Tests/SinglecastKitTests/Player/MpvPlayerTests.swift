@@ -147,6 +147,18 @@ import TestSupport
         }
     }
 
+    @Test func stopKillsAnMpvThatDoesNotQuit() async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6))) }) { _, session, recorder in
+            _ = try #require(await recorder.started())
+            kill(session.processID, SIGSTOP)  // hung: it reads no more commands
+            await session.stop()
+            let end = try #require(await recorder.end())
+            #expect(end.reason == .stopped)
+            #expect(processIsGone(session.processID))
+            await session.stop()  // a second stop returns at once
+        }
+    }
+
     @Test func cancellingTheTaskThatListensStopsMpv() async throws {
         let fixture = try PlayerFixture()
         defer { fixture.remove() }

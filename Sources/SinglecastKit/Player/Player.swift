@@ -12,8 +12,8 @@ public protocol Player: Sendable {
 /// One episode being played.
 ///
 /// Whatever way it ends, the player's process is gone once ``events`` has delivered
-/// ``PlayerEvent/ended(_:)``. A consumer that stops iterating ``events`` (its task cancelled,
-/// say) stops the playback as ``stop()`` does.
+/// ``PlayerEvent/ended(_:)``. Cancelling the task that iterates ``events`` stops the playback
+/// as ``stop()`` does; a session nobody stops plays to its end.
 public protocol PlaybackSession: Sendable {
     /// What happens while playing, ending with ``PlayerEvent/ended(_:)``. Iterate it once.
     var events: AsyncStream<PlayerEvent> { get }

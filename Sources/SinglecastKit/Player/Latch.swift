@@ -6,6 +6,8 @@ final class Latch<Value: Sendable>: Sendable {
         var value: Value?
         var nextTicket = 0
         var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
+        /// The tasks that end a timed wait, cancelled once the value is set.
+        var timers: [Int: Task<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -19,13 +21,17 @@ final class Latch<Value: Sendable>: Sendable {
     /// this call set it.
     @discardableResult
     func set(_ value: Value) -> Bool {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value?, Never>]? in
+        let woken = state.withLock { state -> ([CheckedContinuation<Value?, Never>], [Task<Void, Never>])? in
             guard state.value == nil else { return nil }
             state.value = value
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            defer {
+                state.waiters = [:]
+                state.timers = [:]
+            }
+            return (Array(state.waiters.values), Array(state.timers.values))
         }
-        guard let waiters else { return false }
+        guard let (waiters, timers) = woken else { return false }
+        for timer in timers { timer.cancel() }
         for waiter in waiters { waiter.resume(returning: value) }
         return true
     }
@@ -44,9 +50,16 @@ final class Latch<Value: Sendable>: Sendable {
                 return
             }
             guard let timeout else { return }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: timeout)
-                self.state.withLock { $0.waiters.removeValue(forKey: ticket) }?.resume(returning: nil)
+                let waiter = self.state.withLock { state in
+                    state.timers[ticket] = nil
+                    return state.waiters.removeValue(forKey: ticket)
+                }
+                waiter?.resume(returning: nil)
+            }
+            state.withLock { state in
+                if state.waiters[ticket] != nil { state.timers[ticket] = timer } else { timer.cancel() }
             }
         }
     }

@@ -6,8 +6,9 @@ import Foundation
 /// `$XDG_RUNTIME_DIR`, else in the library, as the daemon's socket (see
 /// ``DaemonPaths/socketDirectory``). Everything about the episode goes over that socket: the
 /// start, speed, title, chapters file, the stream's credentials (an `Authorization` header, never
-/// on mpv's command line or in its environment, which other users can read in `/proc`), then
-/// `loadfile`. mpv's terminal output is never read.
+/// on mpv's command line or in its environment, which other users can read in `/proc`; only
+/// for the origin they belong to, see ``streamTarget(for:)``), then `loadfile`. mpv's terminal
+/// output is never read.
 ///
 /// mpv cannot outlive this process: it is killed when the thread that started it ends, which
 /// is when this process dies (SIGKILL included); see `ChildProcess`.
@@ -73,8 +74,9 @@ public struct MpvPlayer: Player {
         return arguments
     }
 
-    /// The commands that set up and load `request`, in order (the last is `loadfile`).
-    func loadCommands(_ request: PlaybackRequest, chaptersFile: String?) -> [[MpvValue]] {
+    /// The commands that set up and load `request`, in order (the last is `loadfile`); a
+    /// stream is loaded from `stream` (see ``streamTarget(for:)``).
+    func loadCommands(_ request: PlaybackRequest, chaptersFile: String?, stream: StreamTarget?) -> [[MpvValue]] {
         var commands: [[MpvValue]] = [[.string("request_log_messages"), .string("warn")]]
         for (index, name) in MpvPlayback.observedProperties.enumerated() {
             commands.append([.string("observe_property"), .number(Double(index + 1)), .string(name)])
@@ -92,12 +94,53 @@ public struct MpvPlayer: Player {
         case .file(let path):
             target = URL(fileURLWithPath: path).standardizedFileURL.path
         case .stream(let url):
-            if let credentials = Credentials.forRequest(to: url, netrcPath: Credentials.netrcPath(environment: environment)) {
+            let stream = stream ?? StreamTarget(url: url.removingUserInfo, credentials: nil)
+            if let credentials = stream.credentials {
                 set("http-header-fields", .array([.string("Authorization: \(credentials.authorization)")]))
             }
-            target = url.removingUserInfo.absoluteString
+            target = stream.url.absoluteString
         }
         commands.append([.string("loadfile"), .string(target), .string("replace")])
         return commands
+    }
+
+    /// Where a stream is loaded from, and the credentials mpv sends there.
+    struct StreamTarget: Sendable, Equatable {
+        /// Without user name and password.
+        var url: URL
+        var credentials: Credentials?
+    }
+
+    /// The URL mpv loads for `source` and the credentials it sends with it.
+    ///
+    /// mpv sends an `Authorization` header to every URL a redirect leads to, so when there
+    /// are credentials (the URL's user info, or the netrc entry for its host) the redirects are
+    /// followed first, by ``HTTPSession`` (which sends credentials only to their origin), with a
+    /// request for the first byte; mpv then loads the URL they end at, with the credentials for
+    /// that URL only. When that request fails for a reason other than a 401, mpv loads the URL
+    /// without credentials, and fails as it did.
+    func streamTarget(for source: PlaybackRequest.Source) async -> StreamTarget? {
+        guard case .stream(let url) = source else { return nil }
+        let netrcPath = Credentials.netrcPath(environment: environment)
+        guard Credentials.forRequest(to: url, netrcPath: netrcPath) != nil else {
+            return StreamTarget(url: url.removingUserInfo, credentials: nil)
+        }
+        var configuration = HTTPSession.Configuration()
+        configuration.environment = environment
+        configuration.readTimeout = .seconds(15)
+        let session = HTTPSession(configuration: configuration)
+        var final: URL?
+        do {
+            let response = try await session.get(url, headers: [("Range", "bytes=0-0")])
+            final = response.finalURL
+            // One buffer at most: a server that ignores the range would send the whole file.
+            var body = response.body.makeAsyncIterator()
+            _ = try? await body.next()
+        } catch let error as HTTPError {
+            if case .unauthorized = error.reason { final = error.url }
+        } catch {}
+        try? await session.shutdown()
+        guard let final else { return StreamTarget(url: url.removingUserInfo, credentials: nil) }
+        return StreamTarget(url: final.removingUserInfo, credentials: Credentials.forRequest(to: final, netrcPath: netrcPath))
     }
 }

@@ -46,8 +46,17 @@ final class MpvSession: PlaybackSession {
 
     static func start(_ request: PlaybackRequest, player: MpvPlayer) async throws -> MpvSession {
         guard PlaybackRequest.speeds.contains(request.speed) else { throw PlayerError.speedOutOfRange(request.speed) }
+        // Following a stream's redirects (when it has credentials) while mpv starts.
+        async let stream = player.streamTarget(for: request.source)
         let parent = player.socketDirectory
-        let folder = try await OffPool.run { try makePrivateFolder(in: parent) }
+        // A socket's address holds at most 107 bytes of path.
+        guard (parent.path + "/singlecast-player-XXXXXX/mpv.sock").utf8.count < 108 else {
+            throw PlayerError.socketDirectory(path: parent.path, errno: ENAMETOOLONG)
+        }
+        let folder = try await OffPool.run {
+            removeAbandonedFolders(in: parent)
+            return try makePrivateFolder(in: parent)
+        }
         var chaptersFile: String?
         do {
             if !request.chapters.isEmpty {
@@ -79,12 +88,31 @@ final class MpvSession: PlaybackSession {
         let session = MpvSession(child: child, socket: socket, folder: folder)
         session.begin()
         do {
-            try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile))
+            try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile, stream: await stream))
         } catch {
             await session.stop()
+            // mpv went away while being set up.
+            if case PlayerError.playbackEnded = error, let exit = child.exit {
+                throw PlayerError.exitedBeforeReady(path: player.executable.path, status: exit.status)
+            }
             throw error
         }
         return session
+    }
+
+    /// Removes the private folders of playbacks whose process was killed (SIGKILL leaves its
+    /// folder): those older than ten minutes whose socket nobody listens on.
+    static func removeAbandonedFolders(in parent: URL, now: Date = Date()) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix("singlecast-player-") {
+            let folder = parent.appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path),
+                attributes[.type] as? FileAttributeType == .typeDirectory,
+                let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 600,
+                MpvSocket.connect(path: folder.appendingPathComponent("mpv.sock").path) == nil
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// Makes `<parent>/singlecast-player-XXXXXX`, mode 0700 (only the user can reach the socket).

@@ -12,8 +12,8 @@ public protocol Player: Sendable {
 /// One episode being played.
 ///
 /// Whatever way it ends, the player's process is gone once ``events`` has delivered
-/// ``PlayerEvent/ended(_:)``. A consumer that stops iterating ``events`` (its task cancelled,
-/// say) stops the playback as ``stop()`` does.
+/// ``PlayerEvent/ended(_:)``. Cancelling the task that iterates ``events`` stops the playback
+/// as ``stop()`` does; a session nobody stops plays to its end.
 public protocol PlaybackSession: Sendable {
     /// What happens while playing, ending with ``PlayerEvent/ended(_:)``. Iterate it once.
     var events: AsyncStream<PlayerEvent> { get }
@@ -114,7 +114,9 @@ public struct PlaybackEnd: Sendable, Equatable {
         case stopped
         /// The player's process exited without saying why (it crashed, or was killed).
         case playerDied
-        /// The audio could not be played; nothing was heard.
+        /// The audio could not be played. A file or stream that cannot be opened or is not audio
+        /// ends so before any ``PlayerEvent/started(position:duration:)``; an audio output that
+        /// cannot be opened (``PlayerFailure/Kind/audioOutputFailed``) may end so just after it.
         case failed(PlayerFailure)
     }
 

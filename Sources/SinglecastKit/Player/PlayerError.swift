@@ -48,7 +48,8 @@ public enum PlayerError: LocalizedError, Equatable, Sendable {
 }
 
 /// The player program to run: mpv, or something that behaves as mpv (a wrapper script that
-/// `exec`s it with extra options).
+/// `exec`s it with extra options: without `exec`, mpv would be the wrapper's child and would
+/// not die with Singlecast).
 public struct PlayerExecutable: Sendable, Equatable {
     /// The variable that names the player, a path used as it is.
     public static let variable = "SINGLECAST_PLAYER"

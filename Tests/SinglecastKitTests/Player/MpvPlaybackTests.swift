@@ -249,7 +249,9 @@ import Testing
         #expect(!player.arguments(socket: "/s", interactive: true).contains("--input-terminal=no"))
         let commands = player.loadCommands(
             PlaybackRequest(source: .stream(URL(string: "https://bob:hunter2@example.com/a.mp3")!), start: 12.5, speed: 1.25),
-            chaptersFile: nil)
+            chaptersFile: nil,
+            stream: MpvPlayer.StreamTarget(
+                url: URL(string: "https://example.com/a.mp3")!, credentials: Credentials(user: "bob", password: "hunter2")))
         #expect(commands.last == [.string("loadfile"), .string("https://example.com/a.mp3"), .string("replace")])
         #expect(commands.contains([.string("set_property"), .string("http-header-fields"), .array([.string("Authorization: Basic Ym9iOmh1bnRlcjI=")])]))
         #expect(commands.contains([.string("set_property"), .string("start"), .string("12.500")]))

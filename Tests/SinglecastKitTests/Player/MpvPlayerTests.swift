@@ -69,6 +69,26 @@ import TestSupport
         }
     }
 
+    @Test func theFoldersOfKilledPlaybacksAreRemovedWhenTheNextStarts() async throws {
+        var abandoned: URL?
+        var recent: URL?
+        try await playing({ fixture in
+            let run = fixture.folder.appendingPathComponent("run")
+            abandoned = run.appendingPathComponent("singlecast-player-OLD123")
+            recent = run.appendingPathComponent("singlecast-player-NEW123")
+            for folder in [abandoned!, recent!] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data().write(to: folder.appendingPathComponent("mpv.sock"))
+            }
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned!.path)
+            return PlaybackRequest(source: .file(try fixture.wav(seconds: 4)))
+        }) { _, _, recorder in
+            _ = try #require(await recorder.started())
+            #expect(!FileManager.default.fileExists(atPath: abandoned!.path))
+            #expect(FileManager.default.fileExists(atPath: recent!.path), "another playback may be starting in it")
+        }
+    }
+
     @Test func startsWhereAsked() async throws {
         try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6)), start: 2) }) { _, _, recorder in
             let started = try #require(await recorder.started())
@@ -124,6 +144,18 @@ import TestSupport
             #expect(end.reason == .playerDied)
             #expect((end.position ?? 0) >= 1)
             await #expect(throws: PlayerError.playbackEnded) { try await session.setPaused(false) }
+        }
+    }
+
+    @Test func stopKillsAnMpvThatDoesNotQuit() async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6))) }) { _, session, recorder in
+            _ = try #require(await recorder.started())
+            kill(session.processID, SIGSTOP)  // hung: it reads no more commands
+            await session.stop()
+            let end = try #require(await recorder.end())
+            #expect(end.reason == .stopped)
+            #expect(processIsGone(session.processID))
+            await session.stop()  // a second stop returns at once
         }
     }
 
@@ -188,6 +220,35 @@ import TestSupport
         let requests = server.requests(for: "/episode.wav")
         #expect(!requests.isEmpty)
         #expect(requests.allSatisfy { $0.header("Authorization") == "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk" })
+    }
+
+    @Test func streamCredentialsStayOnTheirOriginAcrossRedirects() async throws {
+        let origin = try await TestServer.start()
+        let elsewhere = try await TestServer.start()
+        defer {
+            Task {
+                try? await origin.stop()
+                try? await elsewhere.stop()
+            }
+        }
+        let wav = PlayerFixture.wavData(seconds: 6)
+        let alice = "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk"
+        origin.serve(path: "/episode.wav", data: wav, contentType: "audio/wav", authorization: alice)
+        elsewhere.serve(path: "/cdn/episode.wav", data: wav, contentType: "audio/wav")
+        // On the origin, the credentials follow a redirect; to another host, they do not.
+        origin.redirect(path: "/feed/here.wav", to: "/episode.wav")
+        origin.redirect(path: "/feed/there.wav", to: elsewhere.url("/cdn/episode.wav").absoluteString)
+        for path in ["/feed/here.wav", "/feed/there.wav"] {
+            let url = try #require(URL(string: "http://alice:s3cret-password@127.0.0.1:\(origin.port)\(path)"))
+            try await playing({ _ in PlaybackRequest(source: .stream(url)) }) { _, session, recorder in
+                _ = try #require(await recorder.started(), "\(path) plays")
+                #expect(!(try procText(session.processID, "cmdline")).contains("s3cret-password"))
+            }
+        }
+        #expect(origin.requests(for: "/episode.wav").allSatisfy { $0.header("Authorization") == alice })
+        let cdn = elsewhere.requests(for: "/cdn/episode.wav")
+        #expect(!cdn.isEmpty)
+        #expect(cdn.allSatisfy { $0.header("Authorization") == nil })
     }
 
     @Test func streamCredentialsComeFromNetrc() async throws {
@@ -284,6 +345,26 @@ import TestSupport
         }
     }
 
+    @Test(arguments: [false, true])
+    func onlyAnInteractivePlaybackGivesMpvTheTerminal(interactive: Bool) async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4)), interactive: interactive) }) {
+            _, session, recorder in
+            _ = try #require(await recorder.started())
+            let input = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session.processID)/fd/0")
+            let ours = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/0")) ?? "none"
+            let group = getpgid(session.processID)
+            if interactive {
+                // mpv reads the keys from our standard input, in our process group (the terminal's foreground).
+                #expect(input == ours)
+                #expect(group == getpgrp())
+            } else {
+                // No input, and a process group of its own: the terminal's Ctrl-C reaches only us.
+                #expect(input == "/dev/null")
+                #expect(group == session.processID)
+            }
+        }
+    }
+
     @Test func aSpeedOutOfRangeIsRefusedBeforeStarting() async throws {
         let fixture = try PlayerFixture()
         defer { fixture.remove() }
@@ -311,6 +392,18 @@ import TestSupport
         let ourError = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/2")
         #expect(mpvOut == ourError)
         await session.stop()
+    }
+
+    @Test func aSocketFolderTooLongForASocketIsAnErrorNamingIt() async throws {
+        let fixture = try PlayerFixture()
+        defer { fixture.remove() }
+        let library = fixture.folder.appendingPathComponent(String(repeating: "long-folder-name/", count: 6))
+        var environment = fixture.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        let player = MpvPlayer(executable: fixture.wrapper, libraryDirectory: library, terminalOutput: .discard, environment: environment)
+        await #expect(throws: PlayerError.socketDirectory(path: library.path, errno: ENAMETOOLONG)) {
+            _ = try await player.play(PlaybackRequest(source: .file(try fixture.wav(seconds: 1))))
+        }
     }
 
     @Test func aWrapperThatFailsIsAnErrorNamingIt() async throws {

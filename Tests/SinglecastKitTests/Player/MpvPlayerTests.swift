@@ -42,7 +42,7 @@ import TestSupport
             #expect(end.reason == .stopped)
             #expect(end.position != nil)
             #expect(abs((end.duration ?? 0) - 4) < 0.1)
-            #expect(processIsGone(session.processID))
+            #expect(TestProcess.isGone(session.processID))
             #expect(!FileManager.default.fileExists(atPath: folder), "the private folder is removed")
             // The events before the end are the start, positions and nothing else.
             let others = recorder.events.filter {
@@ -62,7 +62,7 @@ import TestSupport
             #expect(folder.deletingLastPathComponent().path == fixture.folder.appendingPathComponent("run").path)
             let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
             #expect(mode == 0o700)
-            let commandLine = try procText(session.processID, "cmdline")
+            let commandLine = try TestProcess.procText(session.processID, "cmdline")
             #expect(commandLine.contains("--input-ipc-server=\(session.socketPath)"))
             #expect(commandLine.contains("--no-video"))
             #expect(commandLine.contains("--idle=once"))
@@ -106,7 +106,7 @@ import TestSupport
             let end = try #require(await recorder.end())
             #expect(end.reason == .endOfFile)
             #expect((end.position ?? 0) >= 4.5)
-            #expect(processIsGone(session.processID))
+            #expect(TestProcess.isGone(session.processID))
         }
     }
 
@@ -130,7 +130,7 @@ import TestSupport
             let end = try #require(await recorder.end())
             #expect(end.reason == .quit)
             #expect(end.position != nil)
-            #expect(processIsGone(session.processID))
+            #expect(TestProcess.isGone(session.processID))
         }
     }
 
@@ -154,7 +154,7 @@ import TestSupport
             await session.stop()
             let end = try #require(await recorder.end())
             #expect(end.reason == .stopped)
-            #expect(processIsGone(session.processID))
+            #expect(TestProcess.isGone(session.processID))
             await session.stop()  // a second stop returns at once
         }
     }
@@ -172,7 +172,7 @@ import TestSupport
         }
         _ = try #require(await started.wait(timeout: .seconds(30)))
         listener.cancel()
-        #expect(await waitUntilGone(session.processID))
+        #expect(await TestProcess.waitUntilGone(session.processID))
         await session.stop()
     }
 
@@ -194,23 +194,23 @@ import TestSupport
         #expect(line == "started")
         // mpv, the wrapper's exec'd process: the probe's only child.
         let mpv = try #require(childProcesses(of: process.processIdentifier).first)
-        #expect(try procText(mpv, "cmdline").hasPrefix("mpv "))
+        #expect(try TestProcess.procText(mpv, "cmdline").hasPrefix("mpv "))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(await waitUntilGone(mpv))
+        #expect(await TestProcess.waitUntilGone(mpv))
     }
 
     @Test func streamCredentialsGoOverTheSocketOnly() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/episode.wav", data: PlayerFixture.wavData(seconds: 6), contentType: "audio/wav",
+            path: "/episode.wav", data: TestAudio.wavData(seconds: 6), contentType: "audio/wav",
             authorization: "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk")  // alice:s3cret-password
         let url = try #require(URL(string: "http://alice:s3cret-password@127.0.0.1:\(server.port)/episode.wav"))
         try await playing({ _ in PlaybackRequest(source: .stream(url)) }) { _, session, recorder in
             _ = try #require(await recorder.started(), "playback started with the credentials")
-            let commandLine = try procText(session.processID, "cmdline")
-            let environment = try procText(session.processID, "environ")
+            let commandLine = try TestProcess.procText(session.processID, "cmdline")
+            let environment = try TestProcess.procText(session.processID, "environ")
             for secret in ["s3cret-password", "YWxpY2U6czNjcmV0LXBhc3N3b3Jk", "alice"] {
                 #expect(!commandLine.contains(secret))
                 #expect(!environment.contains(secret))
@@ -231,7 +231,7 @@ import TestSupport
                 try? await elsewhere.stop()
             }
         }
-        let wav = PlayerFixture.wavData(seconds: 6)
+        let wav = TestAudio.wavData(seconds: 6)
         let alice = "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk"
         origin.serve(path: "/episode.wav", data: wav, contentType: "audio/wav", authorization: alice)
         elsewhere.serve(path: "/cdn/episode.wav", data: wav, contentType: "audio/wav")
@@ -242,7 +242,7 @@ import TestSupport
             let url = try #require(URL(string: "http://alice:s3cret-password@127.0.0.1:\(origin.port)\(path)"))
             try await playing({ _ in PlaybackRequest(source: .stream(url)) }) { _, session, recorder in
                 _ = try #require(await recorder.started(), "\(path) plays")
-                #expect(!(try procText(session.processID, "cmdline")).contains("s3cret-password"))
+                #expect(!(try TestProcess.procText(session.processID, "cmdline")).contains("s3cret-password"))
             }
         }
         #expect(origin.requests(for: "/episode.wav").allSatisfy { $0.header("Authorization") == alice })
@@ -255,7 +255,7 @@ import TestSupport
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/episode.wav", data: PlayerFixture.wavData(seconds: 6), contentType: "audio/wav",
+            path: "/episode.wav", data: TestAudio.wavData(seconds: 6), contentType: "audio/wav",
             authorization: "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk")
         let netrc = NSTemporaryDirectory() + "netrc-\(UUID().uuidString)"
         try Data("machine 127.0.0.1 login alice password s3cret-password\n".utf8).write(to: URL(fileURLWithPath: netrc))
@@ -263,7 +263,7 @@ import TestSupport
         try await playing({ _ in PlaybackRequest(source: .stream(server.url("/episode.wav"))) }, environment: ["NETRC": netrc]) {
             _, session, recorder in
             _ = try #require(await recorder.started())
-            #expect(!(try procText(session.processID, "environ")).contains("s3cret-password"))
+            #expect(!(try TestProcess.procText(session.processID, "environ")).contains("s3cret-password"))
         }
     }
 
@@ -272,7 +272,7 @@ import TestSupport
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/episode.wav", data: PlayerFixture.wavData(seconds: 2), contentType: "audio/wav",
+            path: "/episode.wav", data: TestAudio.wavData(seconds: 2), contentType: "audio/wav",
             authorization: "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk")
         let path = status == 404 ? "/gone.wav" : "/episode.wav"
         let url = try #require(URL(string: "http://\(userInfo)127.0.0.1:\(server.port)\(path)"))
@@ -285,7 +285,7 @@ import TestSupport
             #expect(failure.kind == .httpStatus(status))
             #expect(!recorder.events.contains(where: Self.isStarted))
             #expect(!failure.messages.joined().contains("password"))
-            #expect(processIsGone(session.processID))
+            #expect(TestProcess.isGone(session.processID))
         }
     }
 

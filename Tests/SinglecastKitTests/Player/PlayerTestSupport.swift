@@ -38,31 +38,8 @@ struct PlayerFixture {
     /// Writes `seconds` of a 440 Hz tone as a WAV file (8 kHz, 16-bit, mono); returns its path.
     func wav(seconds: Double, name: String = "tone.wav") throws -> String {
         let path = folder.appendingPathComponent(name).path
-        try Self.wavData(seconds: seconds).write(to: URL(fileURLWithPath: path))
+        try TestAudio.wavData(seconds: seconds).write(to: URL(fileURLWithPath: path))
         return path
-    }
-
-    static func wavData(seconds: Double) -> Data {
-        let rate = 8000
-        let samples = Int(seconds * Double(rate))
-        var data = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8))
-        append(UInt32(36 + samples * 2))
-        data.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16))
-        append(UInt16(1))  // PCM
-        append(UInt16(1))  // mono
-        append(UInt32(rate))
-        append(UInt32(rate * 2))
-        append(UInt16(2))
-        append(UInt16(16))
-        data.append(contentsOf: Array("data".utf8))
-        append(UInt32(samples * 2))
-        for index in 0..<samples {
-            append(Int16(sin(Double(index) * 2 * .pi * 440 / Double(rate)) * 8000))
-        }
-        return data
     }
 
     func remove() {
@@ -170,29 +147,4 @@ enum MpvClient {
         let line = MpvMessage.commandLine(command.map { .string($0) }, requestID: nil)
         return line.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == line.count
     }
-}
-
-/// Whether process `pid` is gone (or a zombie no one has reaped yet: it runs no more).
-func processIsGone(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-    guard let close = stat.lastIndex(of: ")") else { return true }
-    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-    return state == "Z" || state == "X"
-}
-
-/// Waits until process `pid` is gone, checking every 20 ms for at most `timeout`; true when it went.
-/// (A process that is not this one's child cannot be waited for otherwise.)
-func waitUntilGone(_ pid: pid_t, timeout: Duration = .seconds(10)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if processIsGone(pid) { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return processIsGone(pid)
-}
-
-/// `/proc/PID/cmdline` or `/proc/PID/environ` as text (NULs as spaces).
-func procText(_ pid: pid_t, _ file: String) throws -> String {
-    let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/\(file)"))
-    return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
 }

@@ -60,6 +60,9 @@ extension Singlecast {
                 terminalOutput: json ? .standardError : .inherit, environment: global.environment)
             let options = EpisodeListening.Options(
                 start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: isatty(STDIN_FILENO) == 1)
+            // mpv puts the terminal in raw mode; one that dies cannot put it back.
+            let terminal = TerminalSettings.save()
+            defer { terminal?.restore() }
             let listening = Mutex<EpisodeListening?>(nil)
             let outcome = try await SignalGuard.run(onSignal: { await listening.withLock { $0 }?.stop() }) {
                 let started = try await EpisodeListening.start(

@@ -16,3 +16,21 @@ enum TTY {
         return 80
     }
 }
+
+/// The settings of the terminal on standard input, to put back after a program that changes
+/// them (mpv's raw mode) has gone, however it went.
+struct TerminalSettings {
+    private var saved: termios
+
+    /// The current settings; nil when standard input is not a terminal.
+    static func save() -> TerminalSettings? {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
+        return TerminalSettings(saved: settings)
+    }
+
+    func restore() {
+        var settings = saved
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+}

@@ -55,11 +55,14 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let chosen = try await self.chosen(library: library)
             let executable = try PlayerExecutable.locate(environment: global.environment)
+            let interactive = isatty(STDIN_FILENO) == 1
+            // On a terminal mpv's status line is its face (on standard error with --json, which
+            // keeps standard output to the events); off one, Singlecast's lines say it all.
+            let output: MpvPlayer.TerminalOutput = interactive ? (json ? .standardError : .inherit) : .discard
             let player = MpvPlayer(
-                executable: executable, libraryDirectory: global.libraryDirectory,
-                terminalOutput: json ? .standardError : .inherit, environment: global.environment)
-            let options = EpisodeListening.Options(
-                start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: isatty(STDIN_FILENO) == 1)
+                executable: executable, libraryDirectory: global.libraryDirectory, terminalOutput: output,
+                environment: global.environment)
+            let options = EpisodeListening.Options(start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: interactive)
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }

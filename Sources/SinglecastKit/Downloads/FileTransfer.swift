@@ -14,8 +14,9 @@ import Darwin
 /// The body streams (with backpressure) into `<destination>.part`; the validator needed to
 /// resume safely is kept beside it in `<destination>.part.meta`. Transient failures wait for
 /// the network (see ``RetryPolicy``), each try resuming from the bytes already on disk
-/// with `Range` and `If-Range`. Only a complete, verified file is renamed to its final path,
-/// so a file at the final path is always whole.
+/// with `Range` and `If-Range`. Only a complete, verified file is moved to its final path
+/// (named by ``EpisodesFolder``, and never over another file), so a file at the final path is
+/// always whole.
 public struct FileTransfer: Sendable {
     private static let logger = Logger(label: "singlecast.download")
 
@@ -113,7 +114,7 @@ public struct FileTransfer: Sendable {
     ///   - progress: called once per received chunk (keep it cheap; throttle on your side).
     ///   - waiting: called when the transfer starts to wait for its next try.
     /// - Returns: the final path: `destination`, with an extension taken from the response's
-    ///   `Content-Type` when `destination` has none.
+    ///   `Content-Type` when `destination` has none (see ``EpisodesFolder/finalFile(reserved:contentType:announcedType:)``).
     /// - Throws: ``DownloadError``, or `CancellationError` when the task is cancelled (the
     ///   partial file is kept for a later resume).
     public func download(
@@ -316,7 +317,7 @@ public struct FileTransfer: Sendable {
         return .finished(try await finish(fd, job, contentType: info.contentType))
     }
 
-    /// Flushes the part to disk, renames it to its final path and flushes the directory, on
+    /// Flushes the part to disk, moves it to its final path and flushes the directory, on
     /// the blocking-IO threads.
     private func finish(_ fd: Int32, _ job: Job, contentType: String?) async throws -> URL {
         try await OffPool.run { try Self.finishBlocking(fd, job, contentType: contentType) }
@@ -325,15 +326,11 @@ public struct FileTransfer: Sendable {
     private static func finishBlocking(_ fd: Int32, _ job: Job, contentType: String?) throws -> URL {
         let url = job.url
         guard fsync(fd) == 0 else { throw DownloadError.fileSystem("flush", path: job.part.path, errno: errno, url: url) }
-        var final = job.destination
-        if !hasExtension(final),
-            let ext = contentType.flatMap(FileNaming.fileExtension(forMIMEType:))
-                ?? job.announcedType.flatMap(FileNaming.fileExtension(forMIMEType:))
-        {
-            final = URL(fileURLWithPath: final.path + "." + ext)
-        }
-        guard rename(job.part.path, final.path) == 0 else {
-            throw DownloadError.fileSystem("move into place", path: final.path, errno: errno, url: url)
+        let final = EpisodesFolder.finalFile(
+            reserved: job.destination, contentType: contentType, announcedType: job.announcedType)
+        if let failure = EpisodesFolder.moveIntoPlace(job.part, to: final) {
+            // EEXIST: another file has the name; it is left alone, and so is the part.
+            throw DownloadError.fileSystem("move into place", path: final.path, errno: failure, url: url)
         }
         let directory = open(final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
@@ -412,16 +409,6 @@ public struct FileTransfer: Sendable {
         if rest.hasPrefix("\u{FEFF}") { rest = rest.dropFirst() }
         let text = rest.drop { $0.isWhitespace }.lowercased()
         return text.hasPrefix("<!doctype html") || text.hasPrefix("<html")
-    }
-
-    /// Whether `url` ends in something that reads as a file extension (`.mp3`, `.m4a`;
-    /// not `Ep. 12` or `Version 2.0`).
-    static func hasExtension(_ url: URL) -> Bool {
-        let name = url.lastPathComponent
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        let ext = name[name.index(after: dot)...]
-        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            && ext.contains { $0.isLetter }
     }
 
     /// `Retry-After` as a delay: seconds, or an HTTP date read as RFC 822 dates are (past

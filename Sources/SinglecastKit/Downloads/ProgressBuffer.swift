@@ -67,12 +67,14 @@ public struct ProgressBuffer: Sendable {
     }
 
     /// Makes `owner` the owner of the request's download, unless it is complete or another
-    /// live process owns it. A new entry gets a file name no other entry uses.
+    /// live process owns it. A new entry gets the file name ``EpisodesFolder`` reserves for it,
+    /// one that no other entry and no file in the folder has; a file already in the folder is
+    /// never taken for this episode's here (``adoptCompleteFiles(of:)`` decides whose it is).
     public func claim(_ request: DownloadRequest, owner: DownloadOwner = .current, background: Bool = false) async throws
         -> DownloadClaim
     {
         let folder = episodes.folder(forPodcast: request.podcastTitle)
-        let name = EpisodesFolder.fileName(for: request.episode, enclosure: request.enclosure)
+        let present = try await OffPool.run { Self.namesInFolder(folder) }
         return try await library.withDownloadStore { store in
             if var existing = try store.download(enclosureURL: request.enclosure.url) {
                 if DownloadLifecycle.isUnderWay(existing.state), let current = existing.owner {
@@ -94,25 +96,30 @@ public struct ProgressBuffer: Sendable {
                 try store.update(existing)
                 return .claimed(existing)
             }
-            let taken = Set(try store.filesInUse().compactMap { path -> String? in
+            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
                 let file = URL(fileURLWithPath: path)
                 return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
             })
-            let file = folder.appendingPathComponent(FileNaming.availableName(name, in: nil, avoiding: taken)).path
+            let name = EpisodesFolder.reserveName(for: request, inUse: inUse, present: present)
             var candidate = Download(
-                id: 0, enclosureURL: request.enclosure.url, state: .waiting,
-                expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil }, file: file,
-                podcastTitle: request.podcastTitle, episodeTitle: request.episode.title,
-                mediaType: request.enclosure.type, owner: owner, background: background)
-            if let size = fileSize(atPath: file) {
-                candidate.state = .completed
-                candidate.owner = nil
-                candidate.receivedBytes = size
-                candidate.expectedBytes = size
-                return .alreadyDownloaded(try store.insert(candidate)!)
-            }
+                id: 0, enclosureURL: request.enclosure.url, state: .notStarted,
+                expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil },
+                file: folder.appendingPathComponent(name).path, podcastTitle: request.podcastTitle,
+                episodeTitle: request.episode.title, mediaType: request.enclosure.type, background: background)
+            Self.apply(.claim, to: &candidate)
+            candidate.owner = owner
             return .claimed(try store.insert(candidate)!)
         }
+    }
+
+    /// The names of the files in `folder` (none when it is absent), partial files and their
+    /// sidecars counted under the name they are for.
+    static func namesInFolder(_ folder: URL) -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.map { name in
+            for suffix in [".part.meta", ".part"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+            return name
+        })
     }
 
     // MARK: - The owner's records
@@ -234,28 +241,37 @@ public struct ProgressBuffer: Sendable {
 
 extension ProgressBuffer {
     /// Records as downloaded the podcast's episodes that have no buffer entry but whose file
-    /// is in the podcast's folder (a library database that was lost or replaced). Costs one
-    /// directory read when the folder is absent or empty.
+    /// is in the podcast's folder (a library database that was lost or replaced), as
+    /// ``EpisodesFolder/adoptions(files:inUse:episodes:)`` decides: never another episode's
+    /// file. Costs one directory read when the folder is absent or empty.
     public func adoptCompleteFiles(of podcast: StoredPodcast) async throws {
         let podcastTitle = podcast.podcast.title
         let folder = episodes.folder(forPodcast: podcastTitle)
         let names = try await OffPool.run { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
         guard !names.isEmpty else { return }
-        let present = Set(names)
-        var found: [Download] = []
-        for entry in try await library.episodes(podcastID: podcast.id) {
-            guard entry.download == nil, let enclosure = entry.episode.enclosure else { continue }
-            let name = EpisodesFolder.fileName(for: entry.episode, enclosure: enclosure)
-            let file = folder.appendingPathComponent(name).path
-            guard present.contains(name), let size = fileSize(atPath: file) else { continue }
-            found.append(
-                Download(
-                    id: 0, enclosureURL: enclosure.url, state: .completed, receivedBytes: size, expectedBytes: size,
-                    file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title, mediaType: enclosure.type))
+        let unclaimed = try await library.episodes(podcastID: podcast.id).compactMap { entry -> (Episode, Enclosure)? in
+            guard entry.download == nil, let enclosure = entry.episode.enclosure else { return nil }
+            return (entry.episode, enclosure)
         }
-        guard !found.isEmpty else { return }
-        try await library.withDownloadStore { [found] store in
-            for download in found { _ = try store.insert(download, ignoringConflicts: true) }
+        guard !unclaimed.isEmpty else { return }
+        try await library.withDownloadStore { store in
+            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
+                let file = URL(fileURLWithPath: path)
+                return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
+            })
+            let adopted = EpisodesFolder.adoptions(files: names, inUse: inUse, episodes: unclaimed)
+            for (episode, enclosure) in unclaimed {
+                guard let name = adopted[enclosure.url] else { continue }
+                let file = folder.appendingPathComponent(name).path
+                guard let size = fileSize(atPath: file) else { continue }
+                var download = Download(
+                    id: 0, enclosureURL: enclosure.url, state: .notStarted, file: file, podcastTitle: podcastTitle,
+                    episodeTitle: episode.title, mediaType: enclosure.type)
+                Self.apply(.fileFound, to: &download)
+                download.receivedBytes = size
+                download.expectedBytes = size
+                _ = try store.insert(download, ignoringConflicts: true)
+            }
         }
     }
 }

@@ -615,14 +615,6 @@ struct FileTransferHelperTests {
         #expect(FileTransfer.looksLikeHTML(Array(text.utf8)) == isHTML)
     }
 
-    @Test(arguments: [
-        ("ep.mp3", true), ("EP.M4A", true), ("Ep. 12 The Start", false), ("Version 2.0", false),
-        ("episode", false), (".hidden", false), ("a.opus", true),
-    ])
-    func destinationExtension(name: String, has: Bool) {
-        #expect(FileTransfer.hasExtension(URL(fileURLWithPath: "/tmp/" + name)) == has)
-    }
-
     @Test func transienceLivesInOnePlace() {
         let url = URL(string: "https://h/ep.mp3")!
         for (code, transient) in [(408, true), (429, true), (500, true), (503, true), (404, false), (410, false)] {

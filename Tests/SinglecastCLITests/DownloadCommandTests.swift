@@ -113,6 +113,23 @@ import TestSupport
         try await show.stop()
     }
 
+    /// The foreground waits about ten seconds in all (1 s, then 1.4 times longer each time)
+    /// before it says so: a server that answers is not waited for as an outage.
+    @Test func aServerThatKeepsEndingTheTransferIsAnErrorNotAnOutage() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        show.server.serve(path: "/media/two.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"two-v2\"")
+        show.server.endBodies(path: "/media/two.mp3", atByte: 1_000_000)
+        let result = try await show.cli.run(["download", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)"))
+        #expect(try await show.downloadStates() == ["error"])
+        let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
+        #expect(fileSize(part) == 1_000_000)
+        #expect(show.server.requests(for: "/media/two.mp3").count == 6)
+        try await show.stop()
+    }
+
     @Test func failuresLeaveNothingAtTheFinalPath() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)

@@ -20,6 +20,9 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         case oversized(received: Int64, expected: Int64)
         /// The server kept answering ranges that do not fit the partial file.
         case unusableRange(String)
+        /// The server kept answering without bringing a byte past `at` (of `of`, when it
+        /// announced a size): it ends every transfer at the same byte, or sends no byte at all.
+        case serverKeepsEnding(at: Int64, of: Int64?)
         /// The disk (or the user's quota) is full; the partial file is kept.
         case noSpace(path: String)
         /// Another file-system operation failed.
@@ -54,7 +57,8 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         switch reason {
         case .http(let error): return error.isTransient
         case .incomplete: return true
-        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .noSpace, .fileSystem: return false
+        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .serverKeepsEnding, .noSpace, .fileSystem:
+            return false
         }
     }
 
@@ -121,11 +125,23 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
             return "\(url) sent \(received) bytes although it announced \(expected)"
         case .unusableRange(let detail):
             return "\(url): \(detail)"
+        case .serverKeepsEnding(let at, let total):
+            guard let total, total > 0 else {
+                return "\(url): the server keeps ending the transfer at \(Self.megabytes(at))"
+            }
+            let percent = Int((Double(at) / Double(total) * 100).rounded(.down))
+            return "\(url): the server keeps ending the transfer at \(percent) % "
+                + "(\(Self.megabytes(at)) of \(Self.megabytes(total)))"
         case .noSpace(let path):
             return "no space left on device while writing \(path)"
         case .fileSystem(let operation, let path, let code):
             return "could not \(operation) \(path): \(String(cString: strerror(code)))"
         }
+    }
+
+    /// `10.0 MB`: decimal megabytes with one decimal.
+    private static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     /// The error for a failed file operation on `path`: a full disk or quota gets its own reason.

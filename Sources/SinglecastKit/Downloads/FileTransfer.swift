@@ -57,10 +57,15 @@ public struct FileTransfer: Sendable {
         /// How many times in a row a server may answer a range that does not fit the partial
         /// file (which starts it over) before the transfer fails.
         public var maxRestarts: Int
+        /// How many tries in a row a server may answer without bringing a byte past the furthest
+        /// one on disk (a body that always ends at the same byte, a 206 with no byte) before the
+        /// transfer fails: that server answers, so it is not waited for as an outage.
+        public var maxFruitlessAnswers: Int
 
         public init(
             giveUpAfter: Duration = Self.daemonGiveUp, baseDelay: Duration = .seconds(1), growth: Double = 1.4,
-            maxDelay: Duration = .seconds(300), jitter: Double = 0.2, maxRestarts: Int = 5
+            maxDelay: Duration = .seconds(300), jitter: Double = 0.2, maxRestarts: Int = 5,
+            maxFruitlessAnswers: Int = 5
         ) {
             self.giveUpAfter = giveUpAfter
             self.baseDelay = baseDelay
@@ -68,6 +73,7 @@ public struct FileTransfer: Sendable {
             self.maxDelay = maxDelay
             self.jitter = min(max(jitter, 0), 1)
             self.maxRestarts = maxRestarts
+            self.maxFruitlessAnswers = maxFruitlessAnswers
         }
 
         /// The wait before retry number `retry` (1 for the first): `baseDelay · growth^(retry-1)`,
@@ -106,7 +112,9 @@ public struct FileTransfer: Sendable {
     /// A transient failure (see ``DownloadError/isTransient``) makes the transfer wait for the
     /// host's next try (see ``HostOutages``) and resume from the bytes on disk; it ends only
     /// after ``RetryPolicy/giveUpAfter`` without a byte, throwing the last failure with
-    /// ``DownloadError/gaveUpAfter`` set.
+    /// ``DownloadError/gaveUpAfter`` set. A server that answers but brings no new byte
+    /// ``RetryPolicy/maxFruitlessAnswers`` tries in a row ends it with
+    /// ``DownloadError/Reason/serverKeepsEnding(at:of:)``; the partial file stays.
     ///
     /// - Parameters:
     ///   - announcedType: the enclosure's type from the feed; an HTML page is accepted only
@@ -135,6 +143,10 @@ public struct FileTransfer: Sendable {
         let host = HostOutages.host(of: url)
         var lastByte = ContinuousClock.now
         var restarts = 0
+        // The furthest byte on disk so far, and the answered tries in a row that got no further.
+        let partBytes: Int64? = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
+        var furthest = partBytes ?? 0
+        var fruitlessAnswers = 0
         while true {
             try Task.checkCancellation()
             if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > .now {
@@ -143,8 +155,9 @@ public struct FileTransfer: Sendable {
             }
             let failure: DownloadError
             var received: Int64 = 0
+            var answer = Answer()
             do {
-                switch try await attempt(job, received: &received, progress: progress) {
+                switch try await attempt(job, received: &received, answer: &answer, progress: progress) {
                 case .finished(let final):
                     outages.recovered(host: host)
                     return final
@@ -166,6 +179,17 @@ public struct FileTransfer: Sendable {
                 continue
             }
             restarts = 0
+            if let reached = answer.reachedOffset {
+                if reached > furthest {
+                    furthest = reached
+                    fruitlessAnswers = 0
+                } else {
+                    fruitlessAnswers += 1
+                    if fruitlessAnswers >= retryPolicy.maxFruitlessAnswers {
+                        throw DownloadError(.serverKeepsEnding(at: reached, of: answer.totalBytes), url: url)
+                    }
+                }
+            }
             let quiet = ContinuousClock.now - lastByte
             guard quiet < retryPolicy.giveUpAfter else { throw failure.givingUp(after: quiet) }
             let next = outages.failed(host: host, reason: failure.retryReason, retryAfter: failure.retryAfter, policy: retryPolicy)
@@ -200,14 +224,23 @@ public struct FileTransfer: Sendable {
         var acceptsHTML: Bool { announcedType.map { mimeEssence($0).hasPrefix("text/") } ?? false }
     }
 
+    /// What one try learnt from a server that answered with a body to write (200 or 206).
+    struct Answer {
+        /// The offset the body reached in the partial file; nil when no usable answer came.
+        var reachedOffset: Int64?
+        var totalBytes: Int64?
+    }
+
     enum Outcome {
         case finished(URL)
         /// The partial file was dropped; try again from byte 0 (the reason says why).
         case restart(String)
     }
 
-    /// One request; `received` counts the body bytes it wrote.
-    private func attempt(_ job: Job, received: inout Int64, progress: @Sendable (Progress) -> Void) async throws -> Outcome {
+    /// One request; `received` counts the body bytes it wrote, `answer` how far a usable answer got.
+    private func attempt(
+        _ job: Job, received: inout Int64, answer: inout Answer, progress: @Sendable (Progress) -> Void
+    ) async throws -> Outcome {
         let url = job.url
         let onDisk = fileSize(atPath: job.part.path) ?? 0
         let saved = onDisk > 0 ? PartInfo.read(from: job.info) : nil
@@ -281,6 +314,7 @@ public struct FileTransfer: Sendable {
 
         // Stream the body to the file.
         var offset = start
+        answer = Answer(reachedOffset: start, totalBytes: total)
         var sniffPending = start == 0 && !job.acceptsHTML
         progress(Progress(receivedBytes: offset, totalBytes: total))
         var chunks = response.body.makeAsyncIterator()
@@ -300,6 +334,7 @@ public struct FileTransfer: Sendable {
             }
             offset += Int64(buffer.readableBytes)
             received += Int64(buffer.readableBytes)
+            answer.reachedOffset = offset
             if sniffPending && offset >= Self.sniffLength {
                 sniffPending = false
                 try checkNotHTML(fd, job)

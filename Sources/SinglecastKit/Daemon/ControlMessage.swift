@@ -164,7 +164,7 @@ public struct WireClaim: Codable, Equatable, Sendable {
 
 /// A ``ControlOutcome`` as protocol v1 writes it.
 public struct WireOutcome: Codable, Equatable, Sendable {
-    /// `paused`, `cancelled`, `resumed`, `refused` or `unknown`.
+    /// `paused`, `cancelled`, `resumed`, `refused`, `no-downloader` or `unknown`.
     var kind: String
     var id: Int64
     var download: WireDownload?
@@ -182,6 +182,8 @@ public struct WireOutcome: Codable, Equatable, Sendable {
             self.init(kind: "resumed", id: claim.download.id, claim: WireClaim(claim))
         case .refused(let download, let refusal):
             self.init(kind: "refused", id: download.id, download: WireDownload(download), refusedEvent: refusal.event.rawValue)
+        case .noDownloader(let download):
+            self.init(kind: "no-downloader", id: download.id, download: WireDownload(download))
         case .unknown(let id):
             self.init(kind: "unknown", id: id)
         }
@@ -205,6 +207,7 @@ public struct WireOutcome: Codable, Equatable, Sendable {
                 return nil
             }
             return .refused(download, DownloadLifecycle.Refusal(state: download.state, event: event))
+        case "no-downloader": return download?.download.map(ControlOutcome.noDownloader)
         case "unknown": return .unknown(id: id)
         default: return nil
         }

@@ -48,7 +48,7 @@ public struct ProgressBuffer: Sendable {
         var download = download
         let partBytes = fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path)
         if DownloadLifecycle.isUnderWay(download.state) {
-            if download.owner?.isAlive == true { return download }
+            guard DownloadLifecycle.ownerIsGone(download) else { return download }
             Self.apply(.interrupt, to: &download)
         }
         if let size = fileSize(atPath: download.file) {
@@ -79,7 +79,7 @@ public struct ProgressBuffer: Sendable {
             if var existing = try store.download(enclosureURL: request.enclosure.url) {
                 if DownloadLifecycle.isUnderWay(existing.state), let current = existing.owner {
                     if current == owner { return .claimed(existing) }
-                    if current.isAlive { return .ownedElsewhere(existing) }
+                    if !DownloadLifecycle.ownerIsGone(existing) { return .ownedElsewhere(existing) }
                 }
                 let reconciled = Self.reconciled(existing)
                 if reconciled.state == .completed {

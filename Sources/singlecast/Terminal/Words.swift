@@ -46,6 +46,8 @@ enum Words {
         case .cancelled(let download): "cancelled #\(download.id) \(download.episodeTitle)"
         case .resumed(let resumed): Self.claim(resumed)
         case .refused(let download, let refusal): "#\(download.id) \(download.episodeTitle) " + refused(refusal)
+        case .noDownloader(let download):
+            "#\(download.id) \(download.episodeTitle) is \(download.state.rawValue), not resumed: no downloader here (the daemon resumes it)"
         case .unknown(let id): "no download has id \(id)"
         }
     }

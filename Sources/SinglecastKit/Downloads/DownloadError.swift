@@ -72,23 +72,12 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
             case .readTimeout: return .readTimeout
             case .connectionClosed: return .connectionLost
             case .tlsHandshakeFailed: return .tlsHandshake
-            case .unreachable(let detail): return Self.retryReason(unreachable: detail)
+            case .unreachable(let cause): return RetryReason(cause)
             default: return .unreachable
             }
         case .incomplete: return .connectionLost
         default: return .unreachable
         }
-    }
-
-    /// What the system's words for an unreachable host say happened.
-    private static func retryReason(unreachable detail: String) -> RetryReason {
-        let text = detail.lowercased()
-        if text.contains("refused") { return .connectionRefused }
-        if text.contains("reset") || text.contains("broken pipe") || text.contains("closed") { return .connectionLost }
-        if text.contains("dns") || text.contains("resolve") || text.contains("name or service") || text.contains("getaddrinfo") {
-            return .hostNotFound
-        }
-        return .unreachable
     }
 
     /// This failure, marked as the one the transfer gave up on after `quiet` without a byte.

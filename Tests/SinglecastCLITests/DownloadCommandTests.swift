@@ -124,6 +124,14 @@ import TestSupport
         #expect(result.status == 1)
         #expect(result.stderr.contains("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)"))
         #expect(try await show.downloadStates() == ["error"])
+        // --json carries the failure as a value.
+        let listed = try await show.cli.run(["downloads", "--json"])
+        let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        let error = entries.first?["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "server-keeps-ending")
+        #expect(error?["at"] as? Int == 1_000_000)
+        #expect(error?["total"] as? Int == 2_000_000)
+        #expect((entries.first?["message"] as? String)?.hasSuffix("(1.0 MB of 2.0 MB)") == true)
         let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
         #expect(fileSize(part) == 1_000_000)
         #expect(show.server.requests(for: "/media/two.mp3").count == 6)

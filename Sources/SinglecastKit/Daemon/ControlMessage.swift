@@ -92,6 +92,7 @@ public struct WireDownload: Codable, Equatable, Sendable {
     var file: String
     var podcastTitle: String
     var episodeTitle: String
+    /// The failure's sentence, for readers that predate ``failure``.
     var message: String?
     var mediaType: String?
     var bytesPerSecond: Double?
@@ -104,6 +105,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
     /// that does not know a state skips that download, as ``download`` does.)
     var retryReason: String?
     var nextTryAt: Date?
+    /// Added to v1 the same way: the failure as a value (kind and details).
+    var failure: DownloadError?
 
     init(_ download: Download) {
         id = download.id
@@ -114,7 +117,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
         file = download.file
         podcastTitle = download.podcastTitle
         episodeTitle = download.episodeTitle
-        message = download.failure
+        message = download.failure?.errorDescription
+        failure = download.failure
         mediaType = download.mediaType
         bytesPerSecond = download.bytesPerSecond
         ownerPID = download.owner?.processID
@@ -129,7 +133,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
         guard let state = DownloadState(rawValue: state) else { return nil }
         return Download(
             id: id, enclosureURL: enclosureURL, state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes,
-            file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle, failure: message, mediaType: mediaType,
+            file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle,
+            failure: failure ?? message.map { DownloadError.stored(.unexpected($0), url: enclosureURL) }, mediaType: mediaType,
             bytesPerSecond: bytesPerSecond, owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime) },
             background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
             nextTryAt: nextTryAt)

@@ -268,7 +268,7 @@ public actor DownloadDaemon {
         case .queued(let download): log("queued #\(download.id): \(download.episodeTitle)")
         case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
         case .completed(let download): log("completed #\(download.id): \(download.file)")
-        case .failed(let download): log("failed #\(download.id): \(download.failure ?? "")")
+        case .failed(let download): log("failed #\(download.id): \(download.failure?.errorDescription ?? "")")
         case .retrying(let download):
             let at = download.nextTryAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
             log("retrying #\(download.id) at \(at): \(download.retryReason?.rawValue ?? "")")

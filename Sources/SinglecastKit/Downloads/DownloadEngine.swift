@@ -286,12 +286,13 @@ public actor DownloadEngine {
                 await recordStopped(download, on: .interrupt)
             }
         case .failure(let error as DownloadError) where error.gaveUpAfter != nil && giveUp == .interrupt:
-            let failure = error.errorDescription ?? "\(error)"
-            if case .success(let stopped)? = try? await buffer.recordStopped(id: id, on: .interrupt, failure: failure) {
+            if case .success(let stopped)? = try? await buffer.recordStopped(id: id, on: .interrupt, failure: error) {
                 emit(.stopped(stopped))
             }
         case .failure(let error):
-            let failure = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            let failure = error as? DownloadError
+                ?? DownloadError.stored(
+                    .unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)"), url: download.enclosureURL)
             if let failed = try? await buffer.recordFailed(id: id, failure: failure) {
                 emit(.failed(failed))
             }

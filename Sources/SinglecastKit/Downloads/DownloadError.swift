@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Whether trying again may help is decided in one place, ``isTransient``; for HTTP
 /// failures it defers to ``HTTPError/isTransient``.
-public struct DownloadError: LocalizedError, Equatable, Sendable {
+public struct DownloadError: LocalizedError, Hashable, Sendable {
     /// What went wrong.
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Hashable, Sendable {
         /// The enclosure's text is not a URL.
         case notAURL
         /// The request failed or the server answered with an unusable status.
@@ -27,6 +27,9 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         case noSpace(path: String)
         /// Another file-system operation failed.
         case fileSystem(operation: String, path: String, errno: Int32)
+        /// Anything else (an error from outside the transfer, or a failure stored as a sentence
+        /// by an earlier version), described.
+        case unexpected(String)
     }
 
     public var reason: Reason
@@ -39,6 +42,11 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
 
     public init(_ reason: Reason, url: URL, retryAfter: Duration? = nil) {
         self.init(reason, text: url.absoluteString, retryAfter: retryAfter)
+    }
+
+    /// A failure as stored: `url` is the text of the URL, whatever it is.
+    static func stored(_ reason: Reason, url: String) -> DownloadError {
+        DownloadError(reason, text: url, retryAfter: nil)
     }
 
     /// The error for an enclosure whose text is not a URL.
@@ -57,7 +65,8 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         switch reason {
         case .http(let error): return error.isTransient
         case .incomplete: return true
-        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .serverKeepsEnding, .noSpace, .fileSystem:
+        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .serverKeepsEnding, .noSpace, .fileSystem,
+            .unexpected:
             return false
         }
     }
@@ -123,6 +132,8 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
                 + "(\(Self.megabytes(at)) of \(Self.megabytes(total)))"
         case .noSpace(let path):
             return "no space left on device while writing \(path)"
+        case .unexpected(let detail):
+            return detail
         case .fileSystem(let operation, let path, let code):
             return "could not \(operation) \(path): \(String(cString: strerror(code)))"
         }

@@ -158,7 +158,7 @@ public struct ProgressBuffer: Sendable {
     }
 
     /// Records a download that failed for good, releasing the owner.
-    public func recordFailed(id: Int64, failure: String) async throws -> Download? {
+    public func recordFailed(id: Int64, failure: DownloadError) async throws -> Download? {
         try await change(id: id, on: .fail) { download in download.failure = failure }
     }
 
@@ -166,7 +166,7 @@ public struct ProgressBuffer: Sendable {
     /// releasing the owner; a cancelled download's partial file is removed. `failure` says why
     /// an interrupted one stopped, when a failure did it (the network did not come back).
     /// Returns the download as stored, or the refusal.
-    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event, failure: String? = nil) async throws
+    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event, failure: DownloadError? = nil) async throws
         -> Result<Download, DownloadLifecycle.Refusal>?
     {
         try await library.withDownloadStore { store in

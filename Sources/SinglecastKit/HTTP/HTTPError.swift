@@ -6,9 +6,9 @@ import NIOPosix
 import NIOSSL
 
 /// A failure to fetch a URL, naming the URL involved.
-public struct HTTPError: LocalizedError, Equatable, Sendable {
+public struct HTTPError: LocalizedError, Hashable, Sendable {
     /// What went wrong, independent of the URL.
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Hashable, Sendable {
         /// The server answered with a status Singlecast cannot use.
         case status(Int)
         /// Connecting took longer than the connect timeout.

@@ -18,8 +18,9 @@ public struct Download: Equatable, Hashable, Sendable {
     public var file: String
     public var podcastTitle: String
     public var episodeTitle: String
-    /// Why the download stopped, in the error state: the description of the error.
-    public var failure: String?
+    /// Why the download failed (in the error state), or why the network gave up on it (an
+    /// interrupted one): a value, a kind and its details (see ``DownloadError/kind``).
+    public var failure: DownloadError?
     /// The enclosure's type as the feed announced it.
     public var mediaType: String?
     /// The transfer speed the owner last measured (over the last few seconds), while downloading.
@@ -36,7 +37,7 @@ public struct Download: Equatable, Hashable, Sendable {
     public init(
         id: Int64, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
         expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
-        failure: String? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
+        failure: DownloadError? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
         owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date(),
         retryReason: RetryReason? = nil, nextTryAt: Date? = nil
     ) {

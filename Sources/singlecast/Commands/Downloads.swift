@@ -66,7 +66,9 @@ struct DownloadJSON: Encodable {
     var expectedBytes: Int64?
     var progress: Double?
     var file: String
+    /// Why it failed, in words, and as a value: `error.kind` (`http-status`, `unreachable`, …) and its details.
     var message: String?
+    var error: DownloadError?
     /// The transcripts and chapters saved or failing beside the file (in `downloads --json`).
     var extras: [ExtraJSON]?
     /// Downloading, but nothing arrived for a few seconds (or its owner stopped saving).
@@ -88,7 +90,8 @@ struct DownloadJSON: Encodable {
         expectedBytes = record.expectedBytes
         progress = record.fractionCompleted
         file = record.file
-        message = record.failure
+        message = record.failure.map(Words.failure)
+        error = record.failure
         stalled = record.isStalled(at: now)
         bytesPerSecond = record.currentBytesPerSecond(at: now)
         secondsLeft = record.secondsLeft(at: now)

@@ -62,6 +62,11 @@ enum Words {
         }
     }
 
+    /// The sentence for a download's failure.
+    static func failure(_ failure: DownloadError) -> String {
+        failure.errorDescription ?? failure.kind
+    }
+
     /// `connection refused`, `HTTP 503`, …
     static func retryReason(_ reason: RetryReason) -> String {
         if let status = reason.httpStatus { return "HTTP \(status)" }
@@ -97,7 +102,7 @@ enum Words {
         let kept = download.receivedBytes > 0 ? ", \(Format.bytes(download.receivedBytes)) kept" : ""
         let line = "\(download.state.rawValue): \(download.episodeTitle)\(kept)"
         guard download.state == .interrupted, let failure = download.failure else { return line }
-        return line + ": " + failure + "\n"
+        return line + ": " + Self.failure(failure) + "\n"
             + "  resume it with `singlecast resume \(download.id)` (in the background), or run this download again"
     }
 

@@ -279,7 +279,9 @@ struct DownloadEngineTests {
             let url = missing.enclosure.url
             #expect(record.state == .error)
             #expect(record.owner == nil)
-            let message = try #require(record.failure)
+            let message = try #require(record.failure?.errorDescription)
+            #expect(record.failure?.kind == "http-status")
+            #expect(record.failure?.httpStatus == 404)
             #expect(message.contains("404"))
             #expect(message.contains(url))
             let destination = URL(fileURLWithPath: record.file)
@@ -304,7 +306,8 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try #require(try await h.library.download(enclosureURL: "http://[bad/ep.mp3"))
             #expect(record.state == .error)
-            #expect(record.failure == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
+            #expect(record.failure?.kind == "not-a-url")
+            #expect(record.failure?.errorDescription == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
             #expect(!TransferHarness.exists(URL(fileURLWithPath: record.file)))
         }
     }
@@ -407,7 +410,8 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try await h.record("/ep.mp3")
             #expect(record.state == (giveUp == .fail ? .error : .interrupted))
-            #expect(record.failure?.contains("gave up after") == true)
+            #expect(record.failure?.errorDescription?.contains("gave up after") == true)
+            #expect(record.failure?.kind == "unreachable" && record.failure?.gaveUpAfter != nil)
             #expect(record.owner == nil && record.nextTryAt == nil)
             #expect(!h.log.retrying.isEmpty)
         }
@@ -426,7 +430,8 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try await h.record("/ep.mp3")
             #expect(record.state == .error)
-            #expect(record.failure?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
+            #expect(record.failure?.reason == .serverKeepsEnding(at: 1_000_000, of: 2_000_000))
+            #expect(record.failure?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
             #expect(record.receivedBytes == 1_000_000)
             #expect(h.partSize(URL(fileURLWithPath: record.file)) == 1_000_000)
             #expect(h.server.requests(for: "/ep.mp3").count == 6)

@@ -340,7 +340,7 @@ private struct BufferHarness {
         changed.state = state
         changed.receivedBytes = receivedBytes
         changed.expectedBytes = expectedBytes ?? changed.expectedBytes
-        changed.failure = failure
+        changed.failure = failure.map { DownloadError.stored(.unexpected($0), url: download.enclosureURL) }
         if !DownloadLifecycle.isUnderWay(state) { changed.owner = nil }
         try await library.withDownloadStore { [changed] store in try store.update(changed) }
     }

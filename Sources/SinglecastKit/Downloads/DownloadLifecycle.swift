@@ -90,6 +90,33 @@ public enum DownloadLifecycle {
     }
 }
 
+// MARK: - Applying an event
+
+extension DownloadLifecycle {
+    /// Moves `download` on `event` when the lifecycle allows it (see ``enter(_:_:)``); returns
+    /// false, leaving it unchanged, when it refuses.
+    @discardableResult
+    public static func apply(_ event: Event, to download: inout Download) -> Bool {
+        guard case .success(let state) = transition(from: download.state, on: event) else { return false }
+        enter(state, &download)
+        return true
+    }
+
+    /// Puts `download` in `state`, which ``transition(from:on:)`` gave, now: the owner is
+    /// released once it is no longer under way, a speed is kept only while downloading and a
+    /// next try only while retrying.
+    static func enter(_ state: DownloadState, _ download: inout Download) {
+        download.state = state
+        if !isUnderWay(state) { download.owner = nil }
+        if state != .downloading { download.bytesPerSecond = nil }
+        if state != .retrying {
+            download.retryReason = nil
+            download.nextTryAt = nil
+        }
+        download.updatedAt = Date()
+    }
+}
+
 // MARK: - A dead owner
 
 extension DownloadLifecycle {

@@ -49,16 +49,16 @@ public struct ProgressBuffer: Sendable {
         let partBytes = fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path)
         if DownloadLifecycle.isUnderWay(download.state) {
             guard DownloadLifecycle.ownerIsGone(download) else { return download }
-            Self.apply(.interrupt, to: &download)
+            DownloadLifecycle.apply(.interrupt, to: &download)
         }
         if let size = fileSize(atPath: download.file) {
             if download.state != .completed {
-                Self.apply(.fileFound, to: &download)
+                DownloadLifecycle.apply(.fileFound, to: &download)
                 download.receivedBytes = size
                 download.expectedBytes = size
             }
         } else if download.state == .completed {
-            Self.apply(partBytes == nil ? .fileLost : .fileLostKeepingPart, to: &download)
+            DownloadLifecycle.apply(partBytes == nil ? .fileLost : .fileLostKeepingPart, to: &download)
             download.receivedBytes = partBytes ?? 0
         } else if let partBytes, download.state != .cancelled {
             download.receivedBytes = partBytes
@@ -87,7 +87,7 @@ public struct ProgressBuffer: Sendable {
                     return .alreadyDownloaded(reconciled)
                 }
                 existing = reconciled
-                Self.apply(.claim, to: &existing)
+                DownloadLifecycle.apply(.claim, to: &existing)
                 existing.owner = owner
                 existing.failure = nil
                 existing.background = background
@@ -106,7 +106,7 @@ public struct ProgressBuffer: Sendable {
                 expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil },
                 file: folder.appendingPathComponent(name).path, podcastTitle: request.podcastTitle,
                 episodeTitle: request.episode.title, mediaType: request.enclosure.type, background: background)
-            Self.apply(.claim, to: &candidate)
+            DownloadLifecycle.apply(.claim, to: &candidate)
             candidate.owner = owner
             return .claimed(try store.insert(candidate)!)
         }
@@ -177,7 +177,7 @@ public struct ProgressBuffer: Sendable {
             case .success(let state):
                 let destination = URL(fileURLWithPath: download.file)
                 if event == .cancel { Self.removePartialFiles(for: destination) }
-                Self.enter(state, &download)
+                DownloadLifecycle.enter(state, &download)
                 download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
                 download.failure = failure
                 try store.update(download)
@@ -206,30 +206,11 @@ public struct ProgressBuffer: Sendable {
             guard var download = try store.download(id: id),
                 case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event)
             else { return nil }
-            Self.enter(state, &download)
+            DownloadLifecycle.enter(state, &download)
             update(&download)
             try store.update(download)
             return download
         }
-    }
-
-    /// Moves `download` on `event`, which the caller knows to be allowed.
-    private static func apply(_ event: DownloadLifecycle.Event, to download: inout Download) {
-        guard case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event) else { return }
-        enter(state, &download)
-    }
-
-    /// Puts `download` in `state`, now: the owner is released once it is no longer under way,
-    /// a speed is kept only while downloading and a next try only while retrying.
-    private static func enter(_ state: DownloadState, _ download: inout Download) {
-        download.state = state
-        if !DownloadLifecycle.isUnderWay(state) { download.owner = nil }
-        if state != .downloading { download.bytesPerSecond = nil }
-        if state != .retrying {
-            download.retryReason = nil
-            download.nextTryAt = nil
-        }
-        download.updatedAt = Date()
     }
 
     /// Removes a download's partial file and what it knows about it (a cancelled download).
@@ -267,7 +248,7 @@ extension ProgressBuffer {
                 var download = Download(
                     id: 0, enclosureURL: enclosure.url, state: .notStarted, file: file, podcastTitle: podcastTitle,
                     episodeTitle: episode.title, mediaType: enclosure.type)
-                Self.apply(.fileFound, to: &download)
+                DownloadLifecycle.apply(.fileFound, to: &download)
                 download.receivedBytes = size
                 download.expectedBytes = size
                 _ = try store.insert(download, ignoringConflicts: true)

@@ -59,4 +59,20 @@ import Testing
         let reused = DownloadOwner(processID: getpid(), startTime: (DownloadOwner.current.startTime ?? 0) + 1)
         #expect(DownloadLifecycle.ownerIsGone(download(owner: reused)) == underWay)
     }
+
+    /// What entering a state does besides the state: every component applies events this way.
+    @Test func applyingAnEventReleasesTheOwnerAndClearsWhatNoLongerHolds() {
+        var download = Download(
+            id: 1, enclosureURL: "http://h/e.mp3", state: .retrying, file: "/x/e.mp3", podcastTitle: "P", episodeTitle: "E",
+            bytesPerSecond: 1_000, owner: .current, retryReason: .connectionRefused, nextTryAt: Date())
+        #expect(DownloadLifecycle.apply(.transfer, to: &download))
+        #expect(download.state == .downloading && download.owner == .current)
+        #expect(download.retryReason == nil && download.nextTryAt == nil)
+        download.bytesPerSecond = 2_000
+        #expect(DownloadLifecycle.apply(.pause, to: &download))
+        #expect(download.state == .paused && download.owner == nil && download.bytesPerSecond == nil)
+        let paused = download
+        #expect(!DownloadLifecycle.apply(.complete, to: &download))
+        #expect(download == paused)
+    }
 }

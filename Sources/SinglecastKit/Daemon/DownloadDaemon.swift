@@ -278,7 +278,7 @@ public actor DownloadDaemon {
         case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
         case .extras(let download, let files):
             for file in files {
-                log(file.failure.map { "extra not saved #\(download.id): \($0)" } ?? "extra saved #\(download.id): \(file.file)")
+                log(file.failure.map { "extra not saved #\(download.id): \($0.errorDescription ?? $0.kind)" } ?? "extra saved #\(download.id): \(file.file)")
             }
         case .progress: break
         }

@@ -9,23 +9,7 @@ extension DownloadError: Codable {
     public var kind: String {
         switch reason {
         case .notAURL: "not-a-url"
-        case .http(let error):
-            switch error.reason {
-            case .status: "http-status"
-            case .connectTimeout: "connect-timeout"
-            case .readTimeout: "read-timeout"
-            case .unreachable(.nameResolution): "host-not-found"
-            case .unreachable: "unreachable"
-            case .redirect: "redirect"
-            case .unsupportedURL: "unsupported-url"
-            case .bodyTooLarge: "body-too-large"
-            case .connectionClosed: "connection-closed"
-            case .unauthorized: "unauthorized"
-            case .certificateNotTrusted: "certificate-not-trusted"
-            case .certificateExpired: "certificate-expired"
-            case .certificateWrongHost: "certificate-wrong-host"
-            case .tlsHandshakeFailed: "tls-handshake-failed"
-            }
+        case .http(let error): error.kind
         case .htmlInsteadOfMedia: "html-instead-of-media"
         case .incomplete: "incomplete"
         case .oversized: "oversized"
@@ -37,30 +21,13 @@ extension DownloadError: Codable {
         }
     }
 
-    enum CodingKeys: String, CodingKey {
-        case kind, url, status, errno, lookupCode, detail, refused, expectedType, received, expected, at, total, path,
-            operation, retryAfterSeconds, gaveUpAfterSeconds
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: FailureKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(url.redactingURLPasswords, forKey: .url)
         switch reason {
         case .notAURL: break
-        case .http(let error):
-            switch error.reason {
-            case .status(let code): try container.encode(code, forKey: .status)
-            case .unreachable(.system(let code)): try container.encode(code, forKey: .errno)
-            case .unreachable(.nameResolution(let code)): try container.encode(code, forKey: .lookupCode)
-            case .unreachable(.other(let text)), .redirect(let text), .tlsHandshakeFailed(let text):
-                try container.encode(text.redactingURLPasswords, forKey: .detail)
-            case .bodyTooLarge(let limit): try container.encode(limit, forKey: .expected)
-            case .unauthorized(let refused): try container.encode(refused, forKey: .refused)
-            case .connectTimeout, .readTimeout, .unsupportedURL, .connectionClosed, .certificateNotTrusted,
-                .certificateExpired, .certificateWrongHost:
-                break
-            }
+        case .http(let error): try error.encodeDetails(to: &container)
         case .htmlInsteadOfMedia(let expectedType): try container.encodeIfPresent(expectedType, forKey: .expectedType)
         case .incomplete(let received, let expected), .oversized(let received, let expected):
             try container.encode(received, forKey: .received)
@@ -81,36 +48,14 @@ extension DownloadError: Codable {
 
     /// Reads a stored failure; a kind this build does not know reads as `unexpected`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: FailureKeys.self)
         let kind = try container.decode(String.self, forKey: .kind)
         let text = try container.decode(String.self, forKey: .url)
-        func int64(_ key: CodingKeys) throws -> Int64 { try container.decode(Int64.self, forKey: key) }
-        func string(_ key: CodingKeys) throws -> String { try container.decode(String.self, forKey: key) }
-        func http(_ reason: HTTPError.Reason) -> Reason {
-            .http(HTTPError(reason, url: URL(string: text) ?? URL(fileURLWithPath: "/")))
-        }
+        func int64(_ key: FailureKeys) throws -> Int64 { try container.decode(Int64.self, forKey: key) }
+        func string(_ key: FailureKeys) throws -> String { try container.decode(String.self, forKey: key) }
         let reason: Reason
         switch kind {
         case "not-a-url": reason = .notAURL
-        case "http-status": reason = http(.status(try container.decode(Int.self, forKey: .status)))
-        case "connect-timeout": reason = http(.connectTimeout)
-        case "read-timeout": reason = http(.readTimeout)
-        case "host-not-found": reason = http(.unreachable(.nameResolution(code: try container.decode(Int32.self, forKey: .lookupCode))))
-        case "unreachable":
-            if let code = try container.decodeIfPresent(Int32.self, forKey: .errno) {
-                reason = http(.unreachable(.system(errno: code)))
-            } else {
-                reason = http(.unreachable(.other(try container.decodeIfPresent(String.self, forKey: .detail) ?? "")))
-            }
-        case "redirect": reason = http(.redirect(try string(.detail)))
-        case "unsupported-url": reason = http(.unsupportedURL)
-        case "body-too-large": reason = http(.bodyTooLarge(try container.decode(Int.self, forKey: .expected)))
-        case "connection-closed": reason = http(.connectionClosed)
-        case "unauthorized": reason = http(.unauthorized(refused: try container.decode(Bool.self, forKey: .refused)))
-        case "certificate-not-trusted": reason = http(.certificateNotTrusted)
-        case "certificate-expired": reason = http(.certificateExpired)
-        case "certificate-wrong-host": reason = http(.certificateWrongHost)
-        case "tls-handshake-failed": reason = http(.tlsHandshakeFailed(try string(.detail)))
         case "html-instead-of-media":
             reason = .htmlInsteadOfMedia(expectedType: try container.decodeIfPresent(String.self, forKey: .expectedType))
         case "incomplete": reason = .incomplete(received: try int64(.received), expected: try int64(.expected))
@@ -122,7 +67,12 @@ extension DownloadError: Codable {
         case "file-system":
             reason = .fileSystem(
                 operation: try string(.operation), path: try string(.path), errno: try container.decode(Int32.self, forKey: .errno))
-        default: reason = .unexpected(try container.decodeIfPresent(String.self, forKey: .detail) ?? kind)
+        default:
+            if let http = try HTTPError.stored(kind: kind, url: text, from: container) {
+                reason = .http(http)
+            } else {
+                reason = .unexpected(try container.decodeIfPresent(String.self, forKey: .detail) ?? kind)
+            }
         }
         self = DownloadError.stored(reason, url: text)
         retryAfter = try container.decodeIfPresent(Int64.self, forKey: .retryAfterSeconds).map { .seconds($0) }

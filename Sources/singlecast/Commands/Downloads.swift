@@ -115,7 +115,9 @@ struct ExtraJSON: Encodable {
     var file: String
     var saved: Bool
     var bytes: Int64?
+    /// Why it failed, in words, and as a value (`error.kind` and its details).
     var message: String?
+    var error: ExtraError?
 
     init(_ file: ExtraFile) {
         kind = file.extra.kind.rawValue
@@ -125,7 +127,8 @@ struct ExtraJSON: Encodable {
         self.file = file.file
         saved = file.isSaved
         bytes = file.bytes
-        message = file.failure
+        message = file.failure.map(Words.failure)
+        error = file.failure
     }
 }
 

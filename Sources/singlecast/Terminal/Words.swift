@@ -35,7 +35,7 @@ enum Words {
     /// `saved chapters: PATH`, or a warning for an extra that failed (it is tried again).
     static func extraOutcome(_ file: ExtraFile, of download: Download) -> String {
         guard let failure = file.failure else { return "saved \(extra(file.extra)): \(file.file)" }
-        return "warning: \(download.episodeTitle): \(extra(file.extra)) not saved: \(failure) "
+        return "warning: \(download.episodeTitle): \(extra(file.extra)) not saved: \(Self.failure(failure)) "
             + "(tried again on the next download)"
     }
 
@@ -64,6 +64,11 @@ enum Words {
 
     /// The sentence for a download's failure.
     static func failure(_ failure: DownloadError) -> String {
+        failure.errorDescription ?? failure.kind
+    }
+
+    /// The sentence for an extra's failure.
+    static func failure(_ failure: ExtraError) -> String {
         failure.errorDescription ?? failure.kind
     }
 

@@ -115,6 +115,32 @@ import TestSupport
         try await world.stop()
     }
 
+    /// After a lost database, `update --download` takes the files in the folder back before it
+    /// picks what to download: a new episode whose file is there is not fetched again.
+    @Test func updateDownloadTakesBackTheFilesOfALostDatabase() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")
+        for index in 0..<3 {
+            world.server.serve(path: "/media/Alpha-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A3", "A2", "A1"]), etag: "\"2\"")
+        #expect(try await world.cli.run(["update", "--download"]).status == 0)
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Alpha")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["A1.mp3", "A2.mp3", "A3.mp3"])
+
+        for name in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: world.cli.home.appendingPathComponent(name))
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        world.server.clearRequests()
+        let update = try await world.cli.run(["update", "--download"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(world.server.requests.filter { $0.path.hasPrefix("/media/") }.isEmpty, "\(update.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["A1.mp3", "A2.mp3", "A3.mp3"])
+        try await world.stop()
+    }
+
     @Test func updateDownloadBackgroundHandsTheNewEpisodesToTheDaemon() async throws {
         let world = try await World.start()
         world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")

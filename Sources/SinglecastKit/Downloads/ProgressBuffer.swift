@@ -224,12 +224,18 @@ extension ProgressBuffer {
     /// Records as downloaded the podcast's episodes that have no buffer entry but whose file
     /// is in the podcast's folder (a library database that was lost or replaced), as
     /// ``EpisodesFolder/adoptions(files:inUse:episodes:)`` decides: never another episode's
-    /// file. Costs one directory read when the folder is absent or empty.
+    /// file. Costs one directory read when the folder is absent or empty, and a read of the
+    /// entries when every media file in it has one.
     public func adoptCompleteFiles(of podcast: StoredPodcast) async throws {
         let podcastTitle = podcast.podcast.title
         let folder = episodes.folder(forPodcast: podcastTitle)
         let names = try await OffPool.run { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
         guard !names.isEmpty else { return }
+        // Usually every media file has its entry: then the episodes are not read.
+        let recorded = Set(try await library.downloads().map(\.file))
+        guard names.contains(where: { name in
+            FileNaming.mediaExtension(of: name) != nil && !recorded.contains(folder.appendingPathComponent(name).path)
+        }) else { return }
         let unclaimed = try await library.episodes(podcastID: podcast.id).compactMap { entry -> (Episode, Enclosure)? in
             guard entry.download == nil, let enclosure = entry.episode.enclosure else { return nil }
             return (entry.episode, enclosure)

@@ -48,9 +48,11 @@ extension Singlecast {
             }
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
             if download {
+                let buffer = try await global.progressBuffer(library)
+                // Files left by a lost database are taken back first: they are not fetched again.
+                for update in results { try await buffer.adoptCompleteFiles(of: update.podcast) }
                 let eligible = try await Self.eligible(library: library, named: named)
                 if !eligible.isEmpty {
-                    let buffer = try await global.progressBuffer(library)
                     try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
                         .start(eligible, buffer: buffer)
                 }

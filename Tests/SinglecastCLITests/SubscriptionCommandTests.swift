@@ -233,6 +233,31 @@ import TestSupport
         try await world.stop()
     }
 
+    /// --json carries each failure as a value (`error.kind` and its details) beside its words,
+    /// and the library keeps it so: `podcasts --json` reads back the same value.
+    @Test func failedUpdatesCarryTheirKindInJSON() async throws {
+        let world = try await World.start()
+        for name in ["missing", "html"] { world.serveFeed("/\(name).xml", Self.feed(name, items: ["\(name)1"])) }
+        #expect(try await world.cli.run(["subscribe", world.url("/missing.xml"), world.url("/html.xml")]).status == 0)
+        world.server.addFaults([.notFound, .notFound], for: "/missing.xml")
+        world.server.addFaults([.htmlPage, .htmlPage], for: "/html.xml")
+
+        let update = try await world.cli.run(["update", "--json"])
+        #expect(update.status == 1)
+        let results = try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [[String: Any]] ?? []
+        let byTitle = Dictionary(uniqueKeysWithValues: results.map { ($0["title"] as? String ?? "", $0) })
+        let missing = byTitle["missing"]?["error"] as? [String: Any]
+        #expect(missing?["kind"] as? String == "http-status")
+        #expect(missing?["status"] as? Int == 404)
+        #expect(byTitle["missing"]?["message"] as? String == "\(world.url("/missing.xml")) answered HTTP 404 Not Found")
+        #expect((byTitle["html"]?["error"] as? [String: Any])?["kind"] as? String == "not-a-feed")
+
+        let podcasts = try await world.cli.run(["podcasts", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(podcasts.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(listed.compactMap { ($0["error"] as? [String: Any])?["kind"] as? String }.sorted() == ["http-status", "not-a-feed"])
+        try await world.stop()
+    }
+
     @Test func twoHundredFeedsUpdateTogether() async throws {
         let world = try await World.start()
         let urls = (0..<200).map { index -> String in

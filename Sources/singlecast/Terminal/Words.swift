@@ -67,6 +67,11 @@ enum Words {
         failure.errorDescription ?? failure.kind
     }
 
+    /// The sentence for a subscription update's failure.
+    static func failure(_ failure: UpdateFailure) -> String {
+        failure.errorDescription
+    }
+
     /// The sentence for an extra's failure.
     static func failure(_ failure: ExtraError) -> String {
         failure.errorDescription ?? failure.kind
@@ -145,7 +150,7 @@ enum Words {
         case .notModified: "not modified"
         case .moved(_, let to): "moved to \(to.redactingURLPasswords)"
         case .gone: "gone (the server answered 410: no longer fetched)"
-        case .failed(let message): message
+        case .failed(let failure): Self.failure(failure)
         }
     }
 }

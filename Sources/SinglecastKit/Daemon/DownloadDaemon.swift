@@ -174,7 +174,7 @@ public actor DownloadDaemon {
             case .line(let bytes):
                 reply = await handle(bytes)
             case .tooLong:
-                reply = .failure("message longer than \(Self.maximumMessageBytes) bytes")
+                reply = .failure(.messageTooLong(limit: Self.maximumMessageBytes))
             case .closed:
                 return
             }
@@ -222,29 +222,29 @@ public actor DownloadDaemon {
     private func handle(_ bytes: [UInt8]) async -> ControlReply {
         struct Envelope: Decodable { var version: Int }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(bytes)) else {
-            return .failure("malformed message: expected one line of JSON with a \"version\"")
+            return .failure(.malformedMessage)
         }
         guard envelope.version == ControlRequest.currentVersion else {
-            return .failure("unsupported protocol version \(envelope.version) (this daemon speaks \(ControlRequest.currentVersion))")
+            return .failure(.unsupportedVersion(envelope.version))
         }
         let request: ControlRequest
         do {
             request = try ControlCoding.decoder.decode(ControlRequest.self, from: Data(bytes))
         } catch {
-            return .failure("malformed request: \(error)")
+            return .failure(.malformedRequest("\(error)"))
         }
         lastActivity = .now
         do {
             return try await carryOut(request)
         } catch {
-            return .failure((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            return .failure(.failed((error as? any LocalizedError)?.errorDescription ?? "\(error)"))
         }
     }
 
     private func carryOut(_ request: ControlRequest) async throws -> ControlReply {
-        guard let engine, let control else { return .failure("the daemon is starting") }
+        guard let engine, let control else { return .failure(.starting) }
         if let jobs = request.jobs {
-            guard (1...32).contains(jobs) else { return .failure("jobs must be between 1 and 32, not \(jobs)") }
+            guard (1...32).contains(jobs) else { return .failure(.jobsOutOfRange(jobs)) }
             await engine.setMaximumConcurrentDownloads(jobs)
         }
         switch request.command {

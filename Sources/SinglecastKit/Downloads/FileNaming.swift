@@ -1,11 +1,12 @@
 import Foundation
 
-/// File names for downloaded episodes: derived from the episode title, safe on any
-/// POSIX file system, and never carrying a feed's tracking query string.
+/// The pieces of downloaded episodes' file names: derived from the episode title, safe on any
+/// POSIX file system, and never carrying a feed's tracking query string. ``EpisodesFolder``
+/// puts them together: it is the one owner of a download's name.
 public enum FileNaming {
-    /// The longest file name produced, in UTF-8 bytes, extension included
-    /// (most Linux file systems allow 255; the rest leaves room for `.part.meta`
-    /// and ` (12)`).
+    /// The longest file name produced, in UTF-8 bytes, extension and clash tag included
+    /// (most Linux file systems allow 255; the rest leaves room for `.part.meta` and an
+    /// extension added at completion).
     public static let maximumNameBytes = 200
 
     /// A safe file name for an episode.

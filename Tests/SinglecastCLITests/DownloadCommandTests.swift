@@ -60,6 +60,54 @@ import TestSupport
         try await show.stop()
     }
 
+    /// Issue 19, item 6: three episodes share a title, the third named by the server's
+    /// Content-Type. Each keeps its own bytes, and after the database is lost `download` answers
+    /// each with its own file, fetching nothing.
+    @Test func episodesSharingATitleKeepTheirOwnFilesThroughALostDatabase() async throws {
+        let show = try await LoopbackShow.start()
+        let feed = try String(contentsOf: Fixtures.url("cli/same-titles.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "SERVER", with: "127.0.0.1:\(show.server.port)")
+        show.server.serve(path: "/feeds/same.xml", data: Data(feed.utf8), contentType: "application/rss+xml")
+        let bodies = ["/media/a.mp3": 30_000, "/media/b.mp3": 31_000, "/media/c": 32_000].mapValues { size in
+            TestServer.generatedBytes(offset: Int64(size) * 7, count: size)
+        }
+        for (path, body) in bodies { show.server.serve(path: path, data: body, contentType: "audio/mpeg") }
+        let feedURL = show.server.url("/feeds/same.xml").absoluteString
+        #expect(try await show.cli.run(["episodes", feedURL]).status == 0)
+        #expect(try await show.cli.run(["download", "1", "2", "3"]).status == 0)
+
+        func files() async throws -> [String: String] {
+            let listed = try await show.cli.run(["downloads", "--json"])
+            let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in
+                guard let url = (entry["url"] as? String).flatMap(URL.init(string:)), entry["state"] as? String == "completed",
+                    let file = entry["file"] as? String
+                else { return nil }
+                return (url.path, file)
+            })
+        }
+        let downloaded = try await files()
+        #expect(Set(downloaded.keys) == Set(bodies.keys))
+        for (path, body) in bodies {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: downloaded[path] ?? "/none")) == body, "\(path)")
+        }
+        #expect(Set(downloaded.values).count == 3)
+        #expect(downloaded["/media/c"]?.hasSuffix(".mp3") == true)
+
+        // The database is lost.
+        for name in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: show.cli.home.appendingPathComponent(name))
+        }
+        // `download` itself takes the files back, before it claims anything.
+        show.server.clearRequests()
+        for (number, path) in [(2, "/media/b.mp3"), (1, "/media/a.mp3"), (3, "/media/c")] {
+            let again = try await show.cli.run(["download", String(number), "--feed", feedURL])
+            #expect(again.stdout == "already downloaded: \(downloaded[path] ?? "?")\n", "episode \(number)")
+        }
+        #expect(show.server.requests.filter { $0.path.hasPrefix("/media/") }.isEmpty)
+        try await show.stop()
+    }
+
     @Test func aKilledDownloadResumesWithARangeRequest() async throws {
         let show = try await LoopbackShow.start()
         let total: Int64 = 4_000_000
@@ -110,6 +158,31 @@ import TestSupport
         try await waitUntil(timeout: .seconds(30)) { !first.isRunning }
         #expect(first.terminationStatus == 0)
         #expect(show.server.requests(for: "/media/one.mp3").count == 1)
+        try await show.stop()
+    }
+
+    /// The foreground waits about ten seconds in all (1 s, then 1.4 times longer each time)
+    /// before it says so: a server that answers is not waited for as an outage.
+    @Test func aServerThatKeepsEndingTheTransferIsAnErrorNotAnOutage() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        show.server.serve(path: "/media/two.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"two-v2\"")
+        show.server.endBodies(path: "/media/two.mp3", atByte: 1_000_000)
+        let result = try await show.cli.run(["download", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)"))
+        #expect(try await show.downloadStates() == ["error"])
+        // --json carries the failure as a value.
+        let listed = try await show.cli.run(["downloads", "--json"])
+        let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        let error = entries.first?["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "server-keeps-ending")
+        #expect(error?["at"] as? Int == 1_000_000)
+        #expect(error?["total"] as? Int == 2_000_000)
+        #expect((entries.first?["message"] as? String)?.hasSuffix("(1.0 MB of 2.0 MB)") == true)
+        let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
+        #expect(fileSize(part) == 1_000_000)
+        #expect(show.server.requests(for: "/media/two.mp3").count == 6)
         try await show.stop()
     }
 

@@ -115,6 +115,32 @@ import TestSupport
         try await world.stop()
     }
 
+    /// After a lost database, `update --download` takes the files in the folder back before it
+    /// picks what to download: a new episode whose file is there is not fetched again.
+    @Test func updateDownloadTakesBackTheFilesOfALostDatabase() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")
+        for index in 0..<3 {
+            world.server.serve(path: "/media/Alpha-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A3", "A2", "A1"]), etag: "\"2\"")
+        #expect(try await world.cli.run(["update", "--download"]).status == 0)
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Alpha")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["A1.mp3", "A2.mp3", "A3.mp3"])
+
+        for name in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: world.cli.home.appendingPathComponent(name))
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), "--auto", "new"]).status == 0)
+        world.server.clearRequests()
+        let update = try await world.cli.run(["update", "--download"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(world.server.requests.filter { $0.path.hasPrefix("/media/") }.isEmpty, "\(update.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["A1.mp3", "A2.mp3", "A3.mp3"])
+        try await world.stop()
+    }
+
     @Test func updateDownloadBackgroundHandsTheNewEpisodesToTheDaemon() async throws {
         let world = try await World.start()
         world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]), etag: "\"1\"")
@@ -204,6 +230,31 @@ import TestSupport
         #expect(again.status == 0, "\(again.stdout)")
         let podcasts = try await world.cli.run(["podcasts"])
         #expect(podcasts.stdout.contains("gone (the server answered 410"))
+        try await world.stop()
+    }
+
+    /// --json carries each failure as a value (`error.kind` and its details) beside its words,
+    /// and the library keeps it so: `podcasts --json` reads back the same value.
+    @Test func failedUpdatesCarryTheirKindInJSON() async throws {
+        let world = try await World.start()
+        for name in ["missing", "html"] { world.serveFeed("/\(name).xml", Self.feed(name, items: ["\(name)1"])) }
+        #expect(try await world.cli.run(["subscribe", world.url("/missing.xml"), world.url("/html.xml")]).status == 0)
+        world.server.addFaults([.notFound, .notFound], for: "/missing.xml")
+        world.server.addFaults([.htmlPage, .htmlPage], for: "/html.xml")
+
+        let update = try await world.cli.run(["update", "--json"])
+        #expect(update.status == 1)
+        let results = try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [[String: Any]] ?? []
+        let byTitle = Dictionary(uniqueKeysWithValues: results.map { ($0["title"] as? String ?? "", $0) })
+        let missing = byTitle["missing"]?["error"] as? [String: Any]
+        #expect(missing?["kind"] as? String == "http-status")
+        #expect(missing?["status"] as? Int == 404)
+        #expect(byTitle["missing"]?["message"] as? String == "\(world.url("/missing.xml")) answered HTTP 404 Not Found")
+        #expect((byTitle["html"]?["error"] as? [String: Any])?["kind"] as? String == "not-a-feed")
+
+        let podcasts = try await world.cli.run(["podcasts", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(podcasts.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(listed.compactMap { ($0["error"] as? [String: Any])?["kind"] as? String }.sorted() == ["http-status", "not-a-feed"])
         try await world.stop()
     }
 

@@ -83,6 +83,11 @@ public final class TestServer: Sendable {
         var bytesPerSecond: Int?
         /// The `Authorization` header a request must carry; others are answered 401.
         var authorization: String? = nil
+        /// Every answer's body ends (cleanly, short of what `Content-Length` announced) at this
+        /// byte of the resource, whatever range was asked for.
+        var endsAt: Int64?
+        /// Every `Range` request is answered 206 with no byte.
+        var emptyRanges = false
     }
 
     struct State: Sendable {
@@ -223,6 +228,17 @@ public final class TestServer: Sendable {
         state.withLock { $0.redirects[path] = (location, status) }
     }
 
+    /// Makes every answer for `path` end its body at byte `byte` of the resource, for good: a
+    /// server that answers each try and never delivers past that byte. Nil lifts it.
+    public func endBodies(path: String, atByte byte: Int64?) {
+        state.withLock { $0.resources[path]?.endsAt = byte }
+    }
+
+    /// Makes every `Range` request for `path` get a 206 with a `Content-Range` and no byte, for good.
+    public func answerRangesWithNoByte(path: String) {
+        state.withLock { $0.resources[path]?.emptyRanges = true }
+    }
+
     /// Appends faults to those still pending for `path`.
     public func addFaults(_ faults: [Fault], for path: String) {
         state.withLock { $0.resources[path]?.faults.append(contentsOf: faults) }
@@ -316,7 +332,7 @@ public final class TestServer: Sendable {
     enum Plan: Sendable {
         case simple(status: Int, headers: [(String, String)], body: String)
         case body(status: Int, headers: [(String, String)], content: Content, range: ClosedRange<Int64>?,
-                  fault: Fault?, bytesPerSecond: Int?)
+                  fault: Fault?, bytesPerSecond: Int?, endsAt: Int64? = nil)
     }
 
     func respond(to head: HTTPRequestHead, on channel: any Channel) async {
@@ -335,7 +351,7 @@ public final class TestServer: Sendable {
                 }
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
                 if !keepAlive { try? await channel.close() }
-            case .body(let status, let headers, let content, let range, let fault, let bytesPerSecond):
+            case .body(let status, let headers, let content, let range, let fault, let bytesPerSecond, let endsAt):
                 var responseHead = HTTPResponseHead(version: head.version, status: .init(statusCode: status))
                 for (name, value) in headers { responseHead.headers.add(name: name, value: value) }
                 let start = range?.lowerBound ?? 0
@@ -348,7 +364,8 @@ public final class TestServer: Sendable {
                     return
                 }
                 try await streamBody(
-                    content, from: start, to: end, fault: fault, bytesPerSecond: bytesPerSecond, on: channel)
+                    content, from: start, to: end, fault: fault, bytesPerSecond: bytesPerSecond, endsAt: endsAt,
+                    on: channel)
                 if !keepAlive { try? await channel.close() }
             }
         } catch {
@@ -441,13 +458,16 @@ public final class TestServer: Sendable {
             }
             let last = min(requested.end ?? (size - 1), size - 1)
             headers.append(("Content-Range", "bytes \(requested.start)-\(last)/\(size)"))
+            if resource.emptyRanges {
+                return .simple(status: 206, headers: headers, body: "")
+            }
             return .body(
                 status: 206, headers: headers, content: resource.content, range: requested.start...last,
-                fault: fault, bytesPerSecond: resource.bytesPerSecond)
+                fault: fault, bytesPerSecond: resource.bytesPerSecond, endsAt: resource.endsAt)
         }
         return .body(
             status: 200, headers: headers, content: resource.content, range: nil,
-            fault: fault, bytesPerSecond: resource.bytesPerSecond)
+            fault: fault, bytesPerSecond: resource.bytesPerSecond, endsAt: resource.endsAt)
     }
 
     /// Parses a single `bytes=N-` or `bytes=N-M` range (suffix ranges are not supported).
@@ -497,10 +517,10 @@ public final class TestServer: Sendable {
     /// Writes `content[start..<end]` in chunks, keeping at most a few chunks in flight,
     /// and applies the body faults.
     private func streamBody(
-        _ content: Content, from start: Int64, to end: Int64, fault: Fault?, bytesPerSecond: Int?,
+        _ content: Content, from start: Int64, to end: Int64, fault: Fault?, bytesPerSecond: Int?, endsAt: Int64?,
         on channel: any Channel
     ) async throws {
-        var limit = end  // stop (and close) here
+        var limit = min(end, max(start, endsAt ?? end))  // stop (and close) here
         var stallAt: Int64?
         var stallSeconds = 0.0
         switch fault {

@@ -56,8 +56,11 @@ public struct ControlReply: Codable, Equatable, Sendable {
     public var version: Int
     /// Whether the request was carried out.
     public var ok: Bool
-    /// Why not, when ``ok`` is false.
+    /// Why not, when ``ok`` is false, in words (for readers that predate ``failure``).
     public var error: String?
+    /// Why not, when ``ok`` is false, as a value: a kind and its details (added to v1 as an
+    /// optional field older readers ignore).
+    public var failure: ControlFailure?
     /// Every download, for `status`.
     public var downloads: [WireDownload]?
     /// What an `enqueue` did to each request, in order.
@@ -77,8 +80,51 @@ public struct ControlReply: Codable, Equatable, Sendable {
         self.outcomes = outcomes
     }
 
-    static func failure(_ message: String) -> ControlReply {
-        ControlReply(ok: false, error: message)
+    static func failure(_ failure: ControlFailure) -> ControlReply {
+        var reply = ControlReply(ok: false, error: failure.description)
+        reply.failure = failure
+        return reply
+    }
+}
+
+/// Why the daemon did not carry out a request, as a value: a `kind` and its details.
+public struct ControlFailure: Codable, Hashable, Sendable, CustomStringConvertible {
+    /// `malformed-message`, `message-too-long`, `unsupported-version`, `malformed-request`,
+    /// `starting`, `jobs-out-of-range` or `failed` (carrying it out failed); a reader keeps a
+    /// kind it does not know as it is.
+    public var kind: String
+    /// The protocol version asked for (`unsupported-version`), the jobs asked for
+    /// (`jobs-out-of-range`), the longest message (`message-too-long`).
+    public var number: Int?
+    /// What went wrong, described (`malformed-request`, `failed`).
+    public var detail: String?
+
+    public init(kind: String, number: Int? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.number = number
+        self.detail = detail
+    }
+
+    static let malformedMessage = ControlFailure(kind: "malformed-message")
+    static func messageTooLong(limit: Int) -> ControlFailure { ControlFailure(kind: "message-too-long", number: limit) }
+    static func unsupportedVersion(_ version: Int) -> ControlFailure { ControlFailure(kind: "unsupported-version", number: version) }
+    static func malformedRequest(_ detail: String) -> ControlFailure { ControlFailure(kind: "malformed-request", detail: detail) }
+    static let starting = ControlFailure(kind: "starting")
+    static func jobsOutOfRange(_ jobs: Int) -> ControlFailure { ControlFailure(kind: "jobs-out-of-range", number: jobs) }
+    static func failed(_ detail: String) -> ControlFailure { ControlFailure(kind: "failed", detail: detail) }
+
+    /// The words of protocol v1's `error`, which clients print as they are.
+    public var description: String {
+        switch kind {
+        case "malformed-message": "malformed message: expected one line of JSON with a \"version\""
+        case "message-too-long": "message longer than \(number ?? 0) bytes"
+        case "unsupported-version":
+            "unsupported protocol version \(number ?? 0) (this daemon speaks \(ControlRequest.currentVersion))"
+        case "malformed-request": "malformed request: \(detail ?? "")"
+        case "starting": "the daemon is starting"
+        case "jobs-out-of-range": "jobs must be between 1 and 32, not \(number ?? 0)"
+        default: detail ?? kind
+        }
     }
 }
 
@@ -92,6 +138,7 @@ public struct WireDownload: Codable, Equatable, Sendable {
     var file: String
     var podcastTitle: String
     var episodeTitle: String
+    /// The failure's sentence, for readers that predate ``failure``.
     var message: String?
     var mediaType: String?
     var bytesPerSecond: Double?
@@ -104,6 +151,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
     /// that does not know a state skips that download, as ``download`` does.)
     var retryReason: String?
     var nextTryAt: Date?
+    /// Added to v1 the same way: the failure as a value (kind and details).
+    var failure: DownloadError?
 
     init(_ download: Download) {
         id = download.id
@@ -114,7 +163,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
         file = download.file
         podcastTitle = download.podcastTitle
         episodeTitle = download.episodeTitle
-        message = download.failure
+        message = download.failure?.errorDescription
+        failure = download.failure
         mediaType = download.mediaType
         bytesPerSecond = download.bytesPerSecond
         ownerPID = download.owner?.processID
@@ -129,7 +179,8 @@ public struct WireDownload: Codable, Equatable, Sendable {
         guard let state = DownloadState(rawValue: state) else { return nil }
         return Download(
             id: id, enclosureURL: enclosureURL, state: state, receivedBytes: receivedBytes, expectedBytes: expectedBytes,
-            file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle, failure: message, mediaType: mediaType,
+            file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle,
+            failure: failure ?? message.map { DownloadError.stored(.unexpected($0), url: enclosureURL) }, mediaType: mediaType,
             bytesPerSecond: bytesPerSecond, owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime) },
             background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
             nextTryAt: nextTryAt)
@@ -164,7 +215,7 @@ public struct WireClaim: Codable, Equatable, Sendable {
 
 /// A ``ControlOutcome`` as protocol v1 writes it.
 public struct WireOutcome: Codable, Equatable, Sendable {
-    /// `paused`, `cancelled`, `resumed`, `refused` or `unknown`.
+    /// `paused`, `cancelled`, `resumed`, `refused`, `no-downloader` or `unknown`.
     var kind: String
     var id: Int64
     var download: WireDownload?
@@ -182,6 +233,8 @@ public struct WireOutcome: Codable, Equatable, Sendable {
             self.init(kind: "resumed", id: claim.download.id, claim: WireClaim(claim))
         case .refused(let download, let refusal):
             self.init(kind: "refused", id: download.id, download: WireDownload(download), refusedEvent: refusal.event.rawValue)
+        case .noDownloader(let download):
+            self.init(kind: "no-downloader", id: download.id, download: WireDownload(download))
         case .unknown(let id):
             self.init(kind: "unknown", id: id)
         }
@@ -205,6 +258,7 @@ public struct WireOutcome: Codable, Equatable, Sendable {
                 return nil
             }
             return .refused(download, DownloadLifecycle.Refusal(state: download.state, event: event))
+        case "no-downloader": return download?.download.map(ControlOutcome.noDownloader)
         case "unknown": return .unknown(id: id)
         default: return nil
         }

@@ -25,7 +25,9 @@ public struct DaemonClient: Sendable {
         } catch {
             throw DaemonError.socket(path: paths.socket, detail: "unreadable reply")
         }
-        guard reply.ok else { throw DaemonError.refused(reply.error ?? "no reason given") }
+        guard reply.ok else {
+            throw DaemonError.refused(reply.failure ?? ControlFailure.failed(reply.error ?? "no reason given"))
+        }
         return reply
     }
 

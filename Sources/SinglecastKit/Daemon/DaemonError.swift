@@ -8,8 +8,8 @@ public enum DaemonError: LocalizedError, Equatable, Sendable {
     case socket(path: String, detail: String)
     /// The daemon was started but did not answer in time; its log may say why.
     case didNotStart(log: String)
-    /// The daemon refused the request.
-    case refused(String)
+    /// The daemon refused the request, and why.
+    case refused(ControlFailure)
 
     public var errorDescription: String? {
         switch self {
@@ -20,8 +20,8 @@ public enum DaemonError: LocalizedError, Equatable, Sendable {
             return "control socket \(path): \(detail)"
         case .didNotStart(let log):
             return "the download daemon did not start; see \(log)"
-        case .refused(let message):
-            return "the download daemon refused: \(message)"
+        case .refused(let failure):
+            return "the download daemon refused: \(failure)"
         }
     }
 }

@@ -174,7 +174,7 @@ public actor DownloadDaemon {
             case .line(let bytes):
                 reply = await handle(bytes)
             case .tooLong:
-                reply = .failure("message longer than \(Self.maximumMessageBytes) bytes")
+                reply = .failure(.messageTooLong(limit: Self.maximumMessageBytes))
             case .closed:
                 return
             }
@@ -222,29 +222,29 @@ public actor DownloadDaemon {
     private func handle(_ bytes: [UInt8]) async -> ControlReply {
         struct Envelope: Decodable { var version: Int }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(bytes)) else {
-            return .failure("malformed message: expected one line of JSON with a \"version\"")
+            return .failure(.malformedMessage)
         }
         guard envelope.version == ControlRequest.currentVersion else {
-            return .failure("unsupported protocol version \(envelope.version) (this daemon speaks \(ControlRequest.currentVersion))")
+            return .failure(.unsupportedVersion(envelope.version))
         }
         let request: ControlRequest
         do {
             request = try ControlCoding.decoder.decode(ControlRequest.self, from: Data(bytes))
         } catch {
-            return .failure("malformed request: \(error)")
+            return .failure(.malformedRequest("\(error)"))
         }
         lastActivity = .now
         do {
             return try await carryOut(request)
         } catch {
-            return .failure((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            return .failure(.failed((error as? any LocalizedError)?.errorDescription ?? "\(error)"))
         }
     }
 
     private func carryOut(_ request: ControlRequest) async throws -> ControlReply {
-        guard let engine, let control else { return .failure("the daemon is starting") }
+        guard let engine, let control else { return .failure(.starting) }
         if let jobs = request.jobs {
-            guard (1...32).contains(jobs) else { return .failure("jobs must be between 1 and 32, not \(jobs)") }
+            guard (1...32).contains(jobs) else { return .failure(.jobsOutOfRange(jobs)) }
             await engine.setMaximumConcurrentDownloads(jobs)
         }
         switch request.command {
@@ -268,7 +268,7 @@ public actor DownloadDaemon {
         case .queued(let download): log("queued #\(download.id): \(download.episodeTitle)")
         case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
         case .completed(let download): log("completed #\(download.id): \(download.file)")
-        case .failed(let download): log("failed #\(download.id): \(download.failure ?? "")")
+        case .failed(let download): log("failed #\(download.id): \(download.failure?.errorDescription ?? "")")
         case .retrying(let download):
             let at = download.nextTryAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
             log("retrying #\(download.id) at \(at): \(download.retryReason?.rawValue ?? "")")
@@ -278,7 +278,7 @@ public actor DownloadDaemon {
         case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
         case .extras(let download, let files):
             for file in files {
-                log(file.failure.map { "extra not saved #\(download.id): \($0)" } ?? "extra saved #\(download.id): \(file.file)")
+                log(file.failure.map { "extra not saved #\(download.id): \($0.errorDescription ?? $0.kind)" } ?? "extra saved #\(download.id): \(file.file)")
             }
         case .progress: break
         }

@@ -8,8 +8,12 @@ public enum ControlOutcome: Equatable, Sendable {
     case cancelled(Download)
     /// The download was claimed again (queued), or found complete or owned elsewhere.
     case resumed(DownloadClaim)
-    /// The download's state does not allow the command.
+    /// The download's state does not allow the command (or, for a pause or cancel, its
+    /// transfer ended otherwise first: the download is as it says).
     case refused(Download, DownloadLifecycle.Refusal)
+    /// A resume that was not carried out: its state allows one, but this caller has no engine
+    /// to download it (the daemon has one). The download is left as it was.
+    case noDownloader(Download)
     /// No download has this id.
     case unknown(id: Int64)
 }
@@ -58,6 +62,10 @@ public struct DownloadControl: Sendable {
         case .pause, .cancel:
             let event = Self.event(for: command)
             if let engine, try await engine.stop(id: id, on: event), let stopped = try await buffer.library.download(id: id) {
+                // The transfer may have completed or failed before the stop reached it.
+                guard case .success(stopped.state) = DownloadLifecycle.transition(from: download.state, on: event) else {
+                    return .refused(stopped, DownloadLifecycle.Refusal(state: stopped.state, event: event))
+                }
                 return command == .pause ? .paused(stopped) : .cancelled(stopped)
             }
             switch try await buffer.recordStopped(id: id, on: event) {
@@ -66,7 +74,7 @@ public struct DownloadControl: Sendable {
             case nil: return .unknown(id: id)
             }
         case .resume:
-            guard let engine else { return .refused(download, DownloadLifecycle.Refusal(state: download.state, event: .claim)) }
+            guard let engine else { return .noDownloader(download) }
             let claims = try await engine.enqueue([DownloadRequest(download)], background: background)
             return .resumed(claims[0])
         }

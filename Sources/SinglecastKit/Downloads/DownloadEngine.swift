@@ -192,7 +192,7 @@ public actor DownloadEngine {
         var download = job.download
         let id = download.id
         let destination = URL(fileURLWithPath: download.file)
-        download.state = .downloading
+        DownloadLifecycle.apply(.transfer, to: &download)
         download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
         _ = try? await buffer.recordTransfer(
             id: id, receivedBytes: download.receivedBytes, expectedBytes: download.expectedBytes, bytesPerSecond: nil)
@@ -212,7 +212,7 @@ public actor DownloadEngine {
                     }
                     if resumed {
                         var again = started
-                        again.state = .downloading
+                        DownloadLifecycle.apply(.transfer, to: &again)
                         again.receivedBytes = progress.receivedBytes
                         again.expectedBytes = progress.totalBytes ?? started.expectedBytes
                         self.emit(.started(again))
@@ -232,7 +232,7 @@ public actor DownloadEngine {
                         return
                     }
                     var waiting = started
-                    waiting.state = .retrying
+                    DownloadLifecycle.apply(.retryLater, to: &waiting)
                     waiting.receivedBytes = wait.receivedBytes
                     waiting.retryReason = wait.reason
                     waiting.nextTryAt = wait.nextTry
@@ -286,12 +286,13 @@ public actor DownloadEngine {
                 await recordStopped(download, on: .interrupt)
             }
         case .failure(let error as DownloadError) where error.gaveUpAfter != nil && giveUp == .interrupt:
-            let failure = error.errorDescription ?? "\(error)"
-            if case .success(let stopped)? = try? await buffer.recordStopped(id: id, on: .interrupt, failure: failure) {
+            if case .success(let stopped)? = try? await buffer.recordStopped(id: id, on: .interrupt, failure: error) {
                 emit(.stopped(stopped))
             }
         case .failure(let error):
-            let failure = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            let failure = error as? DownloadError
+                ?? DownloadError.stored(
+                    .unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)"), url: download.enclosureURL)
             if let failed = try? await buffer.recordFailed(id: id, failure: failure) {
                 emit(.failed(failed))
             }

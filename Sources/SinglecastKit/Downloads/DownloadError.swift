@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Whether trying again may help is decided in one place, ``isTransient``; for HTTP
 /// failures it defers to ``HTTPError/isTransient``.
-public struct DownloadError: LocalizedError, Equatable, Sendable {
+public struct DownloadError: LocalizedError, Hashable, Sendable {
     /// What went wrong.
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Hashable, Sendable {
         /// The enclosure's text is not a URL.
         case notAURL
         /// The request failed or the server answered with an unusable status.
@@ -20,10 +20,16 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         case oversized(received: Int64, expected: Int64)
         /// The server kept answering ranges that do not fit the partial file.
         case unusableRange(String)
+        /// The server kept answering without bringing a byte past `at` (of `of`, when it
+        /// announced a size): it ends every transfer at the same byte, or sends no byte at all.
+        case serverKeepsEnding(at: Int64, of: Int64?)
         /// The disk (or the user's quota) is full; the partial file is kept.
         case noSpace(path: String)
         /// Another file-system operation failed.
         case fileSystem(operation: String, path: String, errno: Int32)
+        /// Anything else (an error from outside the transfer, or a failure stored as a sentence
+        /// by an earlier version), described.
+        case unexpected(String)
     }
 
     public var reason: Reason
@@ -36,6 +42,11 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
 
     public init(_ reason: Reason, url: URL, retryAfter: Duration? = nil) {
         self.init(reason, text: url.absoluteString, retryAfter: retryAfter)
+    }
+
+    /// A failure as stored: `url` is the text of the URL, whatever it is.
+    static func stored(_ reason: Reason, url: String) -> DownloadError {
+        DownloadError(reason, text: url, retryAfter: nil)
     }
 
     /// The error for an enclosure whose text is not a URL.
@@ -54,7 +65,9 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
         switch reason {
         case .http(let error): return error.isTransient
         case .incomplete: return true
-        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .noSpace, .fileSystem: return false
+        case .notAURL, .htmlInsteadOfMedia, .oversized, .unusableRange, .serverKeepsEnding, .noSpace, .fileSystem,
+            .unexpected:
+            return false
         }
     }
 
@@ -68,23 +81,12 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
             case .readTimeout: return .readTimeout
             case .connectionClosed: return .connectionLost
             case .tlsHandshakeFailed: return .tlsHandshake
-            case .unreachable(let detail): return Self.retryReason(unreachable: detail)
+            case .unreachable(let cause): return RetryReason(cause)
             default: return .unreachable
             }
         case .incomplete: return .connectionLost
         default: return .unreachable
         }
-    }
-
-    /// What the system's words for an unreachable host say happened.
-    private static func retryReason(unreachable detail: String) -> RetryReason {
-        let text = detail.lowercased()
-        if text.contains("refused") { return .connectionRefused }
-        if text.contains("reset") || text.contains("broken pipe") || text.contains("closed") { return .connectionLost }
-        if text.contains("dns") || text.contains("resolve") || text.contains("name or service") || text.contains("getaddrinfo") {
-            return .hostNotFound
-        }
-        return .unreachable
     }
 
     /// This failure, marked as the one the transfer gave up on after `quiet` without a byte.
@@ -121,11 +123,25 @@ public struct DownloadError: LocalizedError, Equatable, Sendable {
             return "\(url) sent \(received) bytes although it announced \(expected)"
         case .unusableRange(let detail):
             return "\(url): \(detail)"
+        case .serverKeepsEnding(let at, let total):
+            guard let total, total > 0 else {
+                return "\(url): the server keeps ending the transfer at \(Self.megabytes(at))"
+            }
+            let percent = Int((Double(at) / Double(total) * 100).rounded(.down))
+            return "\(url): the server keeps ending the transfer at \(percent) % "
+                + "(\(Self.megabytes(at)) of \(Self.megabytes(total)))"
         case .noSpace(let path):
             return "no space left on device while writing \(path)"
+        case .unexpected(let detail):
+            return detail
         case .fileSystem(let operation, let path, let code):
             return "could not \(operation) \(path): \(String(cString: strerror(code)))"
         }
+    }
+
+    /// `10.0 MB`: decimal megabytes with one decimal.
+    private static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     /// The error for a failed file operation on `path`: a full disk or quota gets its own reason.

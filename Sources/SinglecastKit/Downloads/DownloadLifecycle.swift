@@ -1,8 +1,11 @@
+import Foundation
+
 /// The one home of the rules that move a download between its states.
 ///
 /// ``transition(from:on:)`` is a pure function: every component that changes a download's
 /// state (the ownership rules, the engine, pause/resume/cancel, the rebuild at launch) asks it
-/// and stores the answer, so a rule changes in one place.
+/// and stores the answer, so a rule changes in one place. Beside it, ``ownerIsGone(_:)``: when
+/// a download under way has nobody working on it.
 public enum DownloadLifecycle {
     /// Something that happens to a download.
     public enum Event: String, CaseIterable, Sendable {
@@ -84,5 +87,71 @@ public enum DownloadLifecycle {
     /// Whether a download in `state` has (or may have) a process working on it.
     public static func isUnderWay(_ state: DownloadState) -> Bool {
         state == .waiting || state == .downloading || state == .retrying
+    }
+}
+
+// MARK: - Applying an event
+
+extension DownloadLifecycle {
+    /// Moves `download` on `event` when the lifecycle allows it (see ``enter(_:_:)``); returns
+    /// false, leaving it unchanged, when it refuses.
+    @discardableResult
+    public static func apply(_ event: Event, to download: inout Download) -> Bool {
+        guard case .success(let state) = transition(from: download.state, on: event) else { return false }
+        enter(state, &download)
+        return true
+    }
+
+    /// Puts `download` in `state`, which ``transition(from:on:)`` gave, now: the owner is
+    /// released once it is no longer under way, a speed is kept only while downloading and a
+    /// next try only while retrying.
+    static func enter(_ state: DownloadState, _ download: inout Download) {
+        download.state = state
+        if !isUnderWay(state) { download.owner = nil }
+        if state != .downloading { download.bytesPerSecond = nil }
+        if state != .retrying {
+            download.retryReason = nil
+            download.nextTryAt = nil
+        }
+        download.updatedAt = Date()
+    }
+}
+
+// MARK: - A dead owner
+
+extension DownloadLifecycle {
+    /// The dead-owner rule: a download under way whose owner is gone (none is recorded, or its
+    /// process no longer runs) has nobody working on it, and ``Event/interrupt`` applies to it;
+    /// until then, nobody else may claim it. False for a download not under way.
+    public static func ownerIsGone(_ download: Download) -> Bool {
+        isUnderWay(download.state) && download.owner?.isAlive != true
+    }
+}
+
+extension DownloadOwner {
+    /// This process.
+    public static let current = DownloadOwner(processID: getpid(), startTime: ProcessIdentity.startTime(of: getpid()))
+
+    /// Whether the owner still runs: a process with its id exists and, where the start time
+    /// is known, started at that time.
+    public var isAlive: Bool {
+        guard kill(processID, 0) == 0 || errno == EPERM else { return false }
+        guard let startTime else { return true }
+        return ProcessIdentity.startTime(of: processID).map { $0 == startTime } ?? true
+    }
+}
+
+/// Reads what identifies a process beyond its id.
+enum ProcessIdentity {
+    /// Field 22 of `/proc/PID/stat` (the start time in clock ticks since boot); nil where there
+    /// is no `/proc` or the process is gone.
+    static func startTime(of processID: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
+            let closing = stat.lastIndex(of: ")")
+        else { return nil }
+        // The command name (field 2) may hold spaces and parentheses: count fields after its end.
+        let fields = stat[stat.index(after: closing)...].split(separator: " ")
+        // fields[0] is field 3 (state), so field 22 is fields[19].
+        return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 }

@@ -1,6 +1,23 @@
 import Foundation
 
-/// The one place that knows where episode files go: `<library>/Episodes/<podcast>/<episode>.<ext>`.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one owner of where episode files go and what they are called:
+/// `<library>/Episodes/<podcast>/<episode>.<ext>`.
+///
+/// Every name comes from here: the name a new download reserves (``reserveName(for:inUse:present:)``),
+/// the extension chosen at completion (``finalFile(reserved:contentType:announcedType:)``), the
+/// move into place that never replaces a file (``moveIntoPlace(_:to:)``), and the names a
+/// rebuild re-adopts after a lost database (``adoptions(files:inUse:episodes:)``).
+///
+/// The rule: an episode's file is named after its title (see ``FileNaming/safeName(forTitle:url:announcedType:)``);
+/// when another episode of the podcast already uses that name's stem (the name without its media
+/// extension), it is named `Title [a1b2c3].ext`, the tag derived from the enclosure URL alone, so
+/// that the same episode gets the same name again and a rebuild can tell whose file it is.
 public struct EpisodesFolder: Sendable, Equatable {
     /// `<library>/Episodes`.
     public let url: URL
@@ -15,10 +32,107 @@ public struct EpisodesFolder: Sendable, Equatable {
         return url.appendingPathComponent(name, isDirectory: true)
     }
 
-    /// The file name an episode gets before any clash with another episode's is resolved.
-    static func fileName(for episode: Episode, enclosure: Enclosure) -> String {
-        FileNaming.safeName(forTitle: episode.title, url: enclosure.location, announcedType: enclosure.type)
+    // MARK: - Naming a download
+
+    /// The names an episode's file may have, most preferred first: the title's name, then the
+    /// name tagged with the enclosure's ``FileNaming/clashTag(forEnclosureURL:)``. Both are the
+    /// same for the same episode whenever they are computed.
+    static func candidateNames(for episode: Episode, enclosure: Enclosure) -> [String] {
+        let name = FileNaming.safeName(forTitle: episode.title, url: enclosure.location, announcedType: enclosure.type)
+        let ext = FileNaming.mediaExtension(of: name)
+        let tagged = FileNaming.join(FileNaming.stem(of: name), ext, suffix: FileNaming.clashTag(forEnclosureURL: enclosure.url))
+        return [name, tagged]
     }
+
+    /// The file name a new download of `request` reserves in its podcast's folder: the first
+    /// candidate (see ``candidateNames(for:enclosure:)``) whose stem neither another download
+    /// (`inUse`, the names of the folder's entries) nor a file in the folder (`present`) has;
+    /// numbered (`Title [a1b2c3] (2).mp3`) only if both candidates are taken. A name without a
+    /// media extension gets one at completion, so it clashes with any file of the same stem.
+    static func reserveName(for request: DownloadRequest, inUse: Set<String>, present: Set<String>) -> String {
+        let taken = Set(inUse.map(FileNaming.stem(of:))).union(present.map(FileNaming.stem(of:)))
+        let candidates = candidateNames(for: request.episode, enclosure: request.enclosure)
+        if let free = candidates.first(where: { !taken.contains(FileNaming.stem(of: $0)) }) { return free }
+        let last = candidates[candidates.count - 1]
+        let ext = FileNaming.mediaExtension(of: last)
+        var number = 2
+        while true {
+            let numbered = FileNaming.join(FileNaming.stem(of: last), ext, suffix: " (\(number))")
+            if !taken.contains(FileNaming.stem(of: numbered)) { return numbered }
+            number += 1
+        }
+    }
+
+    /// The final path of a download reserved at `reserved`: `reserved` itself when its name has
+    /// a media extension, else with the extension of the response's `Content-Type` (or of the
+    /// type the feed announced) added; unchanged when neither is known.
+    static func finalFile(reserved: URL, contentType: String?, announcedType: String?) -> URL {
+        guard FileNaming.mediaExtension(of: reserved.lastPathComponent) == nil,
+            let ext = contentType.flatMap(FileNaming.fileExtension(forMIMEType:))
+                ?? announcedType.flatMap(FileNaming.fileExtension(forMIMEType:))
+        else { return reserved }
+        return URL(fileURLWithPath: reserved.path + "." + ext)
+    }
+
+    /// Moves the complete file `part` to `final`, never replacing a file already there: it is
+    /// linked to the final name (which fails with `EEXIST` when the name is taken) and then
+    /// unlinked. Where the file system has no hard links, the final name is created exclusively
+    /// first and the part renamed over that placeholder of its own. Returns the `errno` of a
+    /// failure (`EEXIST`: the name belongs to another file, which is left alone).
+    static func moveIntoPlace(_ part: URL, to final: URL) -> Int32? {
+        if link(part.path, final.path) == 0 {
+            return unlink(part.path) == 0 || errno == ENOENT ? nil : errno
+        }
+        let linkError = errno
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else { return linkError }
+        let placeholder = open(final.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard placeholder >= 0 else { return errno }
+        close(placeholder)
+        guard rename(part.path, final.path) == 0 else {
+            let renameError = errno
+            unlink(final.path)
+            return renameError
+        }
+        return nil
+    }
+
+    // MARK: - Rebuilding after a lost database
+
+    /// Which of a podcast folder's `files` (names) belong to which of `episodes` (the podcast's
+    /// episodes that have no download entry), by enclosure URL: a file is adopted only when the
+    /// naming rule gives its name to exactly one of them, so a file is never given to another
+    /// episode. Tagged names are each episode's own; a title's plain name is adopted once the
+    /// other episodes sharing it are accounted for (their tagged files found). Files `inUse`
+    /// by entries, partial files and extras are never adopted.
+    static func adoptions(files: [String], inUse: Set<String>, episodes: [(Episode, Enclosure)]) -> [String: String] {
+        var free = files.filter { !inUse.contains($0) && FileNaming.mediaExtension(of: $0) != nil }.sorted()
+        var unresolved = episodes.map { (url: $0.1.url, candidates: candidateNames(for: $0.0, enclosure: $0.1)) }
+        var adopted: [String: String] = [:]
+        var progress = true
+        while progress {
+            progress = false
+            for file in free {
+                let owners = unresolved.indices.filter { index in
+                    unresolved[index].candidates.contains { Self.file(file, fits: $0) }
+                }
+                guard owners.count == 1 else { continue }
+                adopted[unresolved[owners[0]].url] = file
+                unresolved.remove(at: owners[0])
+                free.removeAll { $0 == file }
+                progress = true
+            }
+        }
+        return adopted
+    }
+
+    /// Whether `file` is what a download reserved as `name` became: the same name, or, for a
+    /// name without a media extension, that name with one.
+    static func file(_ file: String, fits name: String) -> Bool {
+        if FileNaming.mediaExtension(of: name) != nil { return file == name }
+        return FileNaming.mediaExtension(of: file) != nil && FileNaming.stem(of: file) == name
+    }
+
+    // MARK: - Extras
 
     /// Where an extra of the episode file at `episodeFile` goes: beside it, named after it without
     /// its media extension (`Title.chapters.json`, `Title.en.vtt`, `Title.vtt` without a language).

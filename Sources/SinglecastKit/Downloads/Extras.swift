@@ -102,11 +102,11 @@ public struct ExtraFile: Equatable, Sendable {
     public var file: String
     /// Its size once saved.
     public var bytes: Int64?
-    /// Why the last attempt failed (the error's description, naming the URL); nil once saved.
+    /// Why the last attempt failed, as a value (a kind and its details); nil once saved.
     /// A failed extra is tried again on the next download of the episode.
-    public var failure: String?
+    public var failure: ExtraError?
 
-    public init(extra: Extra, file: String, bytes: Int64? = nil, failure: String? = nil) {
+    public init(extra: Extra, file: String, bytes: Int64? = nil, failure: ExtraError? = nil) {
         self.extra = extra
         self.file = file
         self.bytes = bytes
@@ -117,8 +117,8 @@ public struct ExtraFile: Equatable, Sendable {
 }
 
 /// A failure to save an extra, naming its URL.
-public struct ExtraError: LocalizedError, Equatable, Sendable {
-    public enum Reason: Equatable, Sendable {
+public struct ExtraError: LocalizedError, Hashable, Sendable {
+    public enum Reason: Hashable, Sendable {
         /// The feed's text is not a URL.
         case notAURL
         /// The request failed or the server answered with an unusable status.
@@ -129,6 +129,8 @@ public struct ExtraError: LocalizedError, Equatable, Sendable {
         case notChapters
         /// Writing the file failed.
         case fileSystem(operation: String, path: String, errno: Int32)
+        /// Anything else (or a failure stored as a sentence by an earlier version), described.
+        case unexpected(String)
     }
 
     public var reason: Reason
@@ -149,6 +151,74 @@ public struct ExtraError: LocalizedError, Equatable, Sendable {
         case .notChapters: return "\(url) is not a chapters file (JSON)"
         case .fileSystem(let operation, let path, let code):
             return "could not \(operation) \(path): \(String(cString: strerror(code)))"
+        case .unexpected(let detail): return detail
         }
+    }
+}
+
+/// An extra's failure as a stored value, as a download's is (see ``DownloadError``): a `kind`
+/// (`not-a-url`, `html-instead-of-media`, `not-chapters`, `file-system`, an HTTP kind such as
+/// `http-status`, or `unexpected`) and its details.
+extension ExtraError: Codable {
+    /// The machine-readable kind of the failure.
+    public var kind: String {
+        switch reason {
+        case .notAURL: "not-a-url"
+        case .http(let error): error.kind
+        case .htmlPage: "html-instead-of-media"
+        case .notChapters: "not-chapters"
+        case .fileSystem: "file-system"
+        case .unexpected: "unexpected"
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FailureKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(url.redactingURLPasswords, forKey: .url)
+        switch reason {
+        case .notAURL, .htmlPage, .notChapters: break
+        case .http(let error): try error.encodeDetails(to: &container)
+        case .fileSystem(let operation, let path, let code):
+            try container.encode(operation, forKey: .operation)
+            try container.encode(path, forKey: .path)
+            try container.encode(code, forKey: .errno)
+        case .unexpected(let detail): try container.encode(detail, forKey: .detail)
+        }
+    }
+
+    /// Reads a stored failure; a kind this build does not know reads as `unexpected`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: FailureKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        let url = try container.decode(String.self, forKey: .url)
+        switch kind {
+        case "not-a-url": self.init(.notAURL, url: url)
+        case "html-instead-of-media": self.init(.htmlPage, url: url)
+        case "not-chapters": self.init(.notChapters, url: url)
+        case "file-system":
+            self.init(
+                .fileSystem(
+                    operation: try container.decode(String.self, forKey: .operation),
+                    path: try container.decode(String.self, forKey: .path),
+                    errno: try container.decode(Int32.self, forKey: .errno)),
+                url: url)
+        default:
+            if let http = try HTTPError.stored(kind: kind, url: url, from: container) {
+                self.init(.http(http), url: url)
+            } else {
+                self.init(.unexpected(try container.decodeIfPresent(String.self, forKey: .detail) ?? kind), url: url)
+            }
+        }
+    }
+
+    /// The failure an extra's row holds: a value, or a sentence an earlier version stored.
+    static func stored(_ text: String, url: String) -> ExtraError {
+        (try? JSONDecoder().decode(ExtraError.self, from: Data(text.utf8))) ?? ExtraError(.unexpected(text), url: url)
+    }
+
+    /// The text an extra's row holds for the failure: its value as JSON.
+    var storedText: String {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? kind
     }
 }

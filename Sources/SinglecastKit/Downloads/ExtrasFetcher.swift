@@ -41,7 +41,8 @@ struct ExtrasFetcher: Sendable {
                 item.bytes = try await save(item.extra, to: item.file)
             } catch {
                 if Task.isCancelled { break }
-                item.failure = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+                item.failure = error as? ExtraError
+                    ?? ExtraError(.unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)"), url: item.extra.url)
             }
             tried.append(item)
         }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// File names for downloaded episodes: derived from the episode title, safe on any
-/// POSIX file system, and never carrying a feed's tracking query string.
+/// The pieces of downloaded episodes' file names: derived from the episode title, safe on any
+/// POSIX file system, and never carrying a feed's tracking query string. ``EpisodesFolder``
+/// puts them together: it is the one owner of a download's name.
 public enum FileNaming {
-    /// The longest file name produced, in UTF-8 bytes, extension included
-    /// (most Linux file systems allow 255; the rest leaves room for `.part.meta`
-    /// and ` (12)`).
+    /// The longest file name produced, in UTF-8 bytes, extension and clash tag included
+    /// (most Linux file systems allow 255; the rest leaves room for `.part.meta` and an
+    /// extension added at completion).
     public static let maximumNameBytes = 200
 
     /// A safe file name for an episode.
@@ -14,8 +15,8 @@ public enum FileNaming {
     ///   collapsed to one space, and leading `-`, `.` and spaces removed; when nothing is
     ///   left, the URL's last path component, else `episode`.
     /// - An extension from the URL's path when it is a known media extension (query strings
-    ///   are ignored), else from `announcedType`, else none (``FileTransfer`` then picks one
-    ///   from the response's `Content-Type`).
+    ///   are ignored), else from `announcedType`, else none (``EpisodesFolder`` then picks one
+    ///   from the response's `Content-Type` at completion).
     /// - At most ``maximumNameBytes`` UTF-8 bytes, cut between whole characters.
     public static func safeName(forTitle title: String, url: URL?, announcedType: String?) -> String {
         let ext = url.flatMap(fileExtension(forURL:)) ?? announcedType.flatMap(fileExtension(forMIMEType:))
@@ -32,24 +33,30 @@ public enum FileNaming {
         return join(base, ext)
     }
 
-    /// `name` if neither `taken` nor the directory has it, else `name (2)`, `name (3)`, …
-    /// (before the extension: `Episode (2).mp3`). `taken` holds the names other episodes
-    /// already use (downloads in progress included), compared exactly.
-    public static func availableName(_ name: String, in directory: URL?, avoiding taken: Set<String> = []) -> String {
-        func isFree(_ candidate: String) -> Bool {
-            guard !taken.contains(candidate) else { return false }
-            guard let directory else { return true }
-            return !FileManager.default.fileExists(atPath: directory.appendingPathComponent(candidate).path)
+    /// The media extension of a file name (`mp3` of `Title.mp3`), lowercased; nil when the
+    /// name has none (`Ep. 12`, `Version 2.0`, `Title.chapters.json`).
+    static func mediaExtension(of name: String) -> String? {
+        let ext = (name as NSString).pathExtension.lowercased()
+        return mediaExtensions.contains(ext) && name.count > ext.count + 1 ? ext : nil
+    }
+
+    /// A file name without its media extension (`Title` of `Title.mp3`; `Ep. 12` stays whole).
+    static func stem(of name: String) -> String {
+        guard let ext = mediaExtension(of: name) else { return name }
+        return String(name.dropLast(ext.count + 1))
+    }
+
+    /// The tag that tells apart episodes whose titles give the same name: ` [a1b2c3]`, six hex
+    /// digits of the 64-bit FNV-1a hash of the enclosure URL (stable across runs and machines,
+    /// unlike Swift's seeded `Hasher`).
+    static func clashTag(forEnclosureURL url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
         }
-        if isFree(name) { return name }
-        let ext = (name as NSString).pathExtension
-        let base = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-        var number = 2
-        while true {
-            let candidate = join(base, ext.isEmpty ? nil : ext, suffix: " (\(number))")
-            if isFree(candidate) { return candidate }
-            number += 1
-        }
+        let hex = String(hash, radix: 16)
+        return " [" + String(String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(6) + "]"
     }
 
     /// The usual extension for a media type (`audio/mpeg` → `mp3`), parameters ignored.

@@ -14,8 +14,9 @@ import Darwin
 /// The body streams (with backpressure) into `<destination>.part`; the validator needed to
 /// resume safely is kept beside it in `<destination>.part.meta`. Transient failures wait for
 /// the network (see ``RetryPolicy``), each try resuming from the bytes already on disk
-/// with `Range` and `If-Range`. Only a complete, verified file is renamed to its final path,
-/// so a file at the final path is always whole.
+/// with `Range` and `If-Range`. Only a complete, verified file is moved to its final path
+/// (named by ``EpisodesFolder``, and never over another file), so a file at the final path is
+/// always whole.
 public struct FileTransfer: Sendable {
     private static let logger = Logger(label: "singlecast.download")
 
@@ -56,10 +57,15 @@ public struct FileTransfer: Sendable {
         /// How many times in a row a server may answer a range that does not fit the partial
         /// file (which starts it over) before the transfer fails.
         public var maxRestarts: Int
+        /// How many tries in a row a server may answer without bringing a byte past the furthest
+        /// one on disk (a body that always ends at the same byte, a 206 with no byte) before the
+        /// transfer fails: that server answers, so it is not waited for as an outage.
+        public var maxFruitlessAnswers: Int
 
         public init(
             giveUpAfter: Duration = Self.daemonGiveUp, baseDelay: Duration = .seconds(1), growth: Double = 1.4,
-            maxDelay: Duration = .seconds(300), jitter: Double = 0.2, maxRestarts: Int = 5
+            maxDelay: Duration = .seconds(300), jitter: Double = 0.2, maxRestarts: Int = 5,
+            maxFruitlessAnswers: Int = 5
         ) {
             self.giveUpAfter = giveUpAfter
             self.baseDelay = baseDelay
@@ -67,6 +73,7 @@ public struct FileTransfer: Sendable {
             self.maxDelay = maxDelay
             self.jitter = min(max(jitter, 0), 1)
             self.maxRestarts = maxRestarts
+            self.maxFruitlessAnswers = maxFruitlessAnswers
         }
 
         /// The wait before retry number `retry` (1 for the first): `baseDelay · growth^(retry-1)`,
@@ -105,7 +112,9 @@ public struct FileTransfer: Sendable {
     /// A transient failure (see ``DownloadError/isTransient``) makes the transfer wait for the
     /// host's next try (see ``HostOutages``) and resume from the bytes on disk; it ends only
     /// after ``RetryPolicy/giveUpAfter`` without a byte, throwing the last failure with
-    /// ``DownloadError/gaveUpAfter`` set.
+    /// ``DownloadError/gaveUpAfter`` set. A server that answers but brings no new byte
+    /// ``RetryPolicy/maxFruitlessAnswers`` tries in a row ends it with
+    /// ``DownloadError/Reason/serverKeepsEnding(at:of:)``; the partial file stays.
     ///
     /// - Parameters:
     ///   - announcedType: the enclosure's type from the feed; an HTML page is accepted only
@@ -113,7 +122,7 @@ public struct FileTransfer: Sendable {
     ///   - progress: called once per received chunk (keep it cheap; throttle on your side).
     ///   - waiting: called when the transfer starts to wait for its next try.
     /// - Returns: the final path: `destination`, with an extension taken from the response's
-    ///   `Content-Type` when `destination` has none.
+    ///   `Content-Type` when `destination` has none (see ``EpisodesFolder/finalFile(reserved:contentType:announcedType:)``).
     /// - Throws: ``DownloadError``, or `CancellationError` when the task is cancelled (the
     ///   partial file is kept for a later resume).
     public func download(
@@ -134,6 +143,10 @@ public struct FileTransfer: Sendable {
         let host = HostOutages.host(of: url)
         var lastByte = ContinuousClock.now
         var restarts = 0
+        // The furthest byte on disk so far, and the answered tries in a row that got no further.
+        let partBytes: Int64? = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
+        var furthest = partBytes ?? 0
+        var fruitlessAnswers = 0
         while true {
             try Task.checkCancellation()
             if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > .now {
@@ -142,8 +155,9 @@ public struct FileTransfer: Sendable {
             }
             let failure: DownloadError
             var received: Int64 = 0
+            var answer = Answer()
             do {
-                switch try await attempt(job, received: &received, progress: progress) {
+                switch try await attempt(job, received: &received, answer: &answer, progress: progress) {
                 case .finished(let final):
                     outages.recovered(host: host)
                     return final
@@ -165,6 +179,17 @@ public struct FileTransfer: Sendable {
                 continue
             }
             restarts = 0
+            if let reached = answer.reachedOffset {
+                if reached > furthest {
+                    furthest = reached
+                    fruitlessAnswers = 0
+                } else {
+                    fruitlessAnswers += 1
+                    if fruitlessAnswers >= retryPolicy.maxFruitlessAnswers {
+                        throw DownloadError(.serverKeepsEnding(at: reached, of: answer.totalBytes), url: url)
+                    }
+                }
+            }
             let quiet = ContinuousClock.now - lastByte
             guard quiet < retryPolicy.giveUpAfter else { throw failure.givingUp(after: quiet) }
             let next = outages.failed(host: host, reason: failure.retryReason, retryAfter: failure.retryAfter, policy: retryPolicy)
@@ -199,14 +224,23 @@ public struct FileTransfer: Sendable {
         var acceptsHTML: Bool { announcedType.map { mimeEssence($0).hasPrefix("text/") } ?? false }
     }
 
+    /// What one try learnt from a server that answered with a body to write (200 or 206).
+    struct Answer {
+        /// The offset the body reached in the partial file; nil when no usable answer came.
+        var reachedOffset: Int64?
+        var totalBytes: Int64?
+    }
+
     enum Outcome {
         case finished(URL)
         /// The partial file was dropped; try again from byte 0 (the reason says why).
         case restart(String)
     }
 
-    /// One request; `received` counts the body bytes it wrote.
-    private func attempt(_ job: Job, received: inout Int64, progress: @Sendable (Progress) -> Void) async throws -> Outcome {
+    /// One request; `received` counts the body bytes it wrote, `answer` how far a usable answer got.
+    private func attempt(
+        _ job: Job, received: inout Int64, answer: inout Answer, progress: @Sendable (Progress) -> Void
+    ) async throws -> Outcome {
         let url = job.url
         let onDisk = fileSize(atPath: job.part.path) ?? 0
         let saved = onDisk > 0 ? PartInfo.read(from: job.info) : nil
@@ -280,6 +314,7 @@ public struct FileTransfer: Sendable {
 
         // Stream the body to the file.
         var offset = start
+        answer = Answer(reachedOffset: start, totalBytes: total)
         var sniffPending = start == 0 && !job.acceptsHTML
         progress(Progress(receivedBytes: offset, totalBytes: total))
         var chunks = response.body.makeAsyncIterator()
@@ -299,6 +334,7 @@ public struct FileTransfer: Sendable {
             }
             offset += Int64(buffer.readableBytes)
             received += Int64(buffer.readableBytes)
+            answer.reachedOffset = offset
             if sniffPending && offset >= Self.sniffLength {
                 sniffPending = false
                 try checkNotHTML(fd, job)
@@ -316,7 +352,7 @@ public struct FileTransfer: Sendable {
         return .finished(try await finish(fd, job, contentType: info.contentType))
     }
 
-    /// Flushes the part to disk, renames it to its final path and flushes the directory, on
+    /// Flushes the part to disk, moves it to its final path and flushes the directory, on
     /// the blocking-IO threads.
     private func finish(_ fd: Int32, _ job: Job, contentType: String?) async throws -> URL {
         try await OffPool.run { try Self.finishBlocking(fd, job, contentType: contentType) }
@@ -325,15 +361,11 @@ public struct FileTransfer: Sendable {
     private static func finishBlocking(_ fd: Int32, _ job: Job, contentType: String?) throws -> URL {
         let url = job.url
         guard fsync(fd) == 0 else { throw DownloadError.fileSystem("flush", path: job.part.path, errno: errno, url: url) }
-        var final = job.destination
-        if !hasExtension(final),
-            let ext = contentType.flatMap(FileNaming.fileExtension(forMIMEType:))
-                ?? job.announcedType.flatMap(FileNaming.fileExtension(forMIMEType:))
-        {
-            final = URL(fileURLWithPath: final.path + "." + ext)
-        }
-        guard rename(job.part.path, final.path) == 0 else {
-            throw DownloadError.fileSystem("move into place", path: final.path, errno: errno, url: url)
+        let final = EpisodesFolder.finalFile(
+            reserved: job.destination, contentType: contentType, announcedType: job.announcedType)
+        if let failure = EpisodesFolder.moveIntoPlace(job.part, to: final) {
+            // EEXIST: another file has the name; it is left alone, and so is the part.
+            throw DownloadError.fileSystem("move into place", path: final.path, errno: failure, url: url)
         }
         let directory = open(final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
@@ -412,16 +444,6 @@ public struct FileTransfer: Sendable {
         if rest.hasPrefix("\u{FEFF}") { rest = rest.dropFirst() }
         let text = rest.drop { $0.isWhitespace }.lowercased()
         return text.hasPrefix("<!doctype html") || text.hasPrefix("<html")
-    }
-
-    /// Whether `url` ends in something that reads as a file extension (`.mp3`, `.m4a`;
-    /// not `Ep. 12` or `Version 2.0`).
-    static func hasExtension(_ url: URL) -> Bool {
-        let name = url.lastPathComponent
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        let ext = name[name.index(after: dot)...]
-        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            && ext.contains { $0.isLetter }
     }
 
     /// `Retry-After` as a delay: seconds, or an HTTP date read as RFC 822 dates are (past

@@ -48,17 +48,17 @@ public struct ProgressBuffer: Sendable {
         var download = download
         let partBytes = fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path)
         if DownloadLifecycle.isUnderWay(download.state) {
-            if download.owner?.isAlive == true { return download }
-            Self.apply(.interrupt, to: &download)
+            guard DownloadLifecycle.ownerIsGone(download) else { return download }
+            DownloadLifecycle.apply(.interrupt, to: &download)
         }
         if let size = fileSize(atPath: download.file) {
             if download.state != .completed {
-                Self.apply(.fileFound, to: &download)
+                DownloadLifecycle.apply(.fileFound, to: &download)
                 download.receivedBytes = size
                 download.expectedBytes = size
             }
         } else if download.state == .completed {
-            Self.apply(partBytes == nil ? .fileLost : .fileLostKeepingPart, to: &download)
+            DownloadLifecycle.apply(partBytes == nil ? .fileLost : .fileLostKeepingPart, to: &download)
             download.receivedBytes = partBytes ?? 0
         } else if let partBytes, download.state != .cancelled {
             download.receivedBytes = partBytes
@@ -67,17 +67,19 @@ public struct ProgressBuffer: Sendable {
     }
 
     /// Makes `owner` the owner of the request's download, unless it is complete or another
-    /// live process owns it. A new entry gets a file name no other entry uses.
+    /// live process owns it. A new entry gets the file name ``EpisodesFolder`` reserves for it,
+    /// one that no other entry and no file in the folder has; a file already in the folder is
+    /// never taken for this episode's here (``adoptCompleteFiles(of:)`` decides whose it is).
     public func claim(_ request: DownloadRequest, owner: DownloadOwner = .current, background: Bool = false) async throws
         -> DownloadClaim
     {
         let folder = episodes.folder(forPodcast: request.podcastTitle)
-        let name = EpisodesFolder.fileName(for: request.episode, enclosure: request.enclosure)
+        let present = try await OffPool.run { Self.namesInFolder(folder) }
         return try await library.withDownloadStore { store in
             if var existing = try store.download(enclosureURL: request.enclosure.url) {
                 if DownloadLifecycle.isUnderWay(existing.state), let current = existing.owner {
                     if current == owner { return .claimed(existing) }
-                    if current.isAlive { return .ownedElsewhere(existing) }
+                    if !DownloadLifecycle.ownerIsGone(existing) { return .ownedElsewhere(existing) }
                 }
                 let reconciled = Self.reconciled(existing)
                 if reconciled.state == .completed {
@@ -85,7 +87,7 @@ public struct ProgressBuffer: Sendable {
                     return .alreadyDownloaded(reconciled)
                 }
                 existing = reconciled
-                Self.apply(.claim, to: &existing)
+                DownloadLifecycle.apply(.claim, to: &existing)
                 existing.owner = owner
                 existing.failure = nil
                 existing.background = background
@@ -94,25 +96,30 @@ public struct ProgressBuffer: Sendable {
                 try store.update(existing)
                 return .claimed(existing)
             }
-            let taken = Set(try store.filesInUse().compactMap { path -> String? in
+            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
                 let file = URL(fileURLWithPath: path)
                 return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
             })
-            let file = folder.appendingPathComponent(FileNaming.availableName(name, in: nil, avoiding: taken)).path
+            let name = EpisodesFolder.reserveName(for: request, inUse: inUse, present: present)
             var candidate = Download(
-                id: 0, enclosureURL: request.enclosure.url, state: .waiting,
-                expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil }, file: file,
-                podcastTitle: request.podcastTitle, episodeTitle: request.episode.title,
-                mediaType: request.enclosure.type, owner: owner, background: background)
-            if let size = fileSize(atPath: file) {
-                candidate.state = .completed
-                candidate.owner = nil
-                candidate.receivedBytes = size
-                candidate.expectedBytes = size
-                return .alreadyDownloaded(try store.insert(candidate)!)
-            }
+                id: 0, enclosureURL: request.enclosure.url, state: .notStarted,
+                expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil },
+                file: folder.appendingPathComponent(name).path, podcastTitle: request.podcastTitle,
+                episodeTitle: request.episode.title, mediaType: request.enclosure.type, background: background)
+            DownloadLifecycle.apply(.claim, to: &candidate)
+            candidate.owner = owner
             return .claimed(try store.insert(candidate)!)
         }
+    }
+
+    /// The names of the files in `folder` (none when it is absent), partial files and their
+    /// sidecars counted under the name they are for.
+    static func namesInFolder(_ folder: URL) -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return Set(names.map { name in
+            for suffix in [".part.meta", ".part"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+            return name
+        })
     }
 
     // MARK: - The owner's records
@@ -151,7 +158,7 @@ public struct ProgressBuffer: Sendable {
     }
 
     /// Records a download that failed for good, releasing the owner.
-    public func recordFailed(id: Int64, failure: String) async throws -> Download? {
+    public func recordFailed(id: Int64, failure: DownloadError) async throws -> Download? {
         try await change(id: id, on: .fail) { download in download.failure = failure }
     }
 
@@ -159,7 +166,7 @@ public struct ProgressBuffer: Sendable {
     /// releasing the owner; a cancelled download's partial file is removed. `failure` says why
     /// an interrupted one stopped, when a failure did it (the network did not come back).
     /// Returns the download as stored, or the refusal.
-    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event, failure: String? = nil) async throws
+    public func recordStopped(id: Int64, on event: DownloadLifecycle.Event, failure: DownloadError? = nil) async throws
         -> Result<Download, DownloadLifecycle.Refusal>?
     {
         try await library.withDownloadStore { store in
@@ -170,7 +177,7 @@ public struct ProgressBuffer: Sendable {
             case .success(let state):
                 let destination = URL(fileURLWithPath: download.file)
                 if event == .cancel { Self.removePartialFiles(for: destination) }
-                Self.enter(state, &download)
+                DownloadLifecycle.enter(state, &download)
                 download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
                 download.failure = failure
                 try store.update(download)
@@ -199,30 +206,11 @@ public struct ProgressBuffer: Sendable {
             guard var download = try store.download(id: id),
                 case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event)
             else { return nil }
-            Self.enter(state, &download)
+            DownloadLifecycle.enter(state, &download)
             update(&download)
             try store.update(download)
             return download
         }
-    }
-
-    /// Moves `download` on `event`, which the caller knows to be allowed.
-    private static func apply(_ event: DownloadLifecycle.Event, to download: inout Download) {
-        guard case .success(let state) = DownloadLifecycle.transition(from: download.state, on: event) else { return }
-        enter(state, &download)
-    }
-
-    /// Puts `download` in `state`, now: the owner is released once it is no longer under way,
-    /// a speed is kept only while downloading and a next try only while retrying.
-    private static func enter(_ state: DownloadState, _ download: inout Download) {
-        download.state = state
-        if !DownloadLifecycle.isUnderWay(state) { download.owner = nil }
-        if state != .downloading { download.bytesPerSecond = nil }
-        if state != .retrying {
-            download.retryReason = nil
-            download.nextTryAt = nil
-        }
-        download.updatedAt = Date()
     }
 
     /// Removes a download's partial file and what it knows about it (a cancelled download).
@@ -234,28 +222,43 @@ public struct ProgressBuffer: Sendable {
 
 extension ProgressBuffer {
     /// Records as downloaded the podcast's episodes that have no buffer entry but whose file
-    /// is in the podcast's folder (a library database that was lost or replaced). Costs one
-    /// directory read when the folder is absent or empty.
+    /// is in the podcast's folder (a library database that was lost or replaced), as
+    /// ``EpisodesFolder/adoptions(files:inUse:episodes:)`` decides: never another episode's
+    /// file. Costs one directory read when the folder is absent or empty, and a read of the
+    /// entries when every media file in it has one.
     public func adoptCompleteFiles(of podcast: StoredPodcast) async throws {
         let podcastTitle = podcast.podcast.title
         let folder = episodes.folder(forPodcast: podcastTitle)
         let names = try await OffPool.run { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
         guard !names.isEmpty else { return }
-        let present = Set(names)
-        var found: [Download] = []
-        for entry in try await library.episodes(podcastID: podcast.id) {
-            guard entry.download == nil, let enclosure = entry.episode.enclosure else { continue }
-            let name = EpisodesFolder.fileName(for: entry.episode, enclosure: enclosure)
-            let file = folder.appendingPathComponent(name).path
-            guard present.contains(name), let size = fileSize(atPath: file) else { continue }
-            found.append(
-                Download(
-                    id: 0, enclosureURL: enclosure.url, state: .completed, receivedBytes: size, expectedBytes: size,
-                    file: file, podcastTitle: podcastTitle, episodeTitle: entry.episode.title, mediaType: enclosure.type))
+        // Usually every media file has its entry: then the episodes are not read.
+        let recorded = Set(try await library.downloads().map(\.file))
+        guard names.contains(where: { name in
+            FileNaming.mediaExtension(of: name) != nil && !recorded.contains(folder.appendingPathComponent(name).path)
+        }) else { return }
+        let unclaimed = try await library.episodes(podcastID: podcast.id).compactMap { entry -> (Episode, Enclosure)? in
+            guard entry.download == nil, let enclosure = entry.episode.enclosure else { return nil }
+            return (entry.episode, enclosure)
         }
-        guard !found.isEmpty else { return }
-        try await library.withDownloadStore { [found] store in
-            for download in found { _ = try store.insert(download, ignoringConflicts: true) }
+        guard !unclaimed.isEmpty else { return }
+        try await library.withDownloadStore { store in
+            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
+                let file = URL(fileURLWithPath: path)
+                return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
+            })
+            let adopted = EpisodesFolder.adoptions(files: names, inUse: inUse, episodes: unclaimed)
+            for (episode, enclosure) in unclaimed {
+                guard let name = adopted[enclosure.url] else { continue }
+                let file = folder.appendingPathComponent(name).path
+                guard let size = fileSize(atPath: file) else { continue }
+                var download = Download(
+                    id: 0, enclosureURL: enclosure.url, state: .notStarted, file: file, podcastTitle: podcastTitle,
+                    episodeTitle: episode.title, mediaType: enclosure.type)
+                DownloadLifecycle.apply(.fileFound, to: &download)
+                download.receivedBytes = size
+                download.expectedBytes = size
+                _ = try store.insert(download, ignoringConflicts: true)
+            }
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Why a document could not be read as a podcast feed.
 ///
 /// Every message names the document (its URL or file path) and, for XML errors, the line.
-public struct FeedError: LocalizedError, Equatable, Sendable {
-    private enum Code: Equatable, Sendable {
+public struct FeedError: LocalizedError, Hashable, Sendable {
+    private enum Code: Hashable, Sendable {
         case empty
         case notAFeed(reason: String)
         case invalidXML(line: Int, message: String)
@@ -56,6 +56,49 @@ public struct FeedError: LocalizedError, Equatable, Sendable {
             "\(source): XML error at line \(line): \(message)"
         case .unreadable(let detail):
             "cannot read \(source): \(detail)"
+        }
+    }
+}
+
+/// A feed's failure as a value (see ``UpdateFailure``): a `kind` (`empty-feed`, `not-a-feed`,
+/// `invalid-xml`, `unreadable-file`) and its details.
+extension FeedError: Codable {
+    /// The machine-readable kind of the failure.
+    public var kind: String {
+        switch code {
+        case .empty: "empty-feed"
+        case .notAFeed: "not-a-feed"
+        case .invalidXML: "invalid-xml"
+        case .unreadable: "unreadable-file"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, source, detail, line
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(source.redactingURLPasswords, forKey: .source)
+        switch code {
+        case .empty: break
+        case .notAFeed(let reason), .unreadable(let reason): try container.encode(reason, forKey: .detail)
+        case .invalidXML(let line, let message):
+            try container.encode(line, forKey: .line)
+            try container.encode(message, forKey: .detail)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let source = try container.decode(String.self, forKey: .source)
+        let detail = try container.decodeIfPresent(String.self, forKey: .detail) ?? ""
+        switch try container.decode(String.self, forKey: .kind) {
+        case "empty-feed": self.init(.empty, source: source)
+        case "invalid-xml": self.init(.invalidXML(line: try container.decode(Int.self, forKey: .line), message: detail), source: source)
+        case "unreadable-file": self.init(.unreadable(detail: detail), source: source)
+        default: self.init(.notAFeed(reason: detail), source: source)
         }
     }
 }

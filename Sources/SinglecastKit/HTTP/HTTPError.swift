@@ -6,17 +6,17 @@ import NIOPosix
 import NIOSSL
 
 /// A failure to fetch a URL, naming the URL involved.
-public struct HTTPError: LocalizedError, Equatable, Sendable {
+public struct HTTPError: LocalizedError, Hashable, Sendable {
     /// What went wrong, independent of the URL.
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Hashable, Sendable {
         /// The server answered with a status Singlecast cannot use.
         case status(Int)
         /// Connecting took longer than the connect timeout.
         case connectTimeout
         /// The server stopped sending for longer than the read timeout.
         case readTimeout
-        /// The host could not be reached (DNS failure, refused or reset connection).
-        case unreachable(String)
+        /// The host could not be reached (DNS failure, refused or reset connection), and why.
+        case unreachable(NetworkCause)
         /// A redirect chain went past the hop limit or pointed nowhere.
         case redirect(String)
         /// The URL is not an http(s) URL.
@@ -58,7 +58,7 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         case .readTimeout:
             return "\(url): timed out waiting for data"
         case .unreachable(let detail):
-            return "\(url) is unreachable: \(detail.redactingURLPasswords)"
+            return "\(url) is unreachable: \(detail.description.redactingURLPasswords)"
         case .redirect(let detail):
             return "\(url): \(detail.redactingURLPasswords)"
         case .unsupportedURL:
@@ -112,7 +112,7 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
             case .invalidURL, .emptyHost, .emptyScheme:
                 return HTTPError(.unsupportedURL, url: url)
             default:
-                return HTTPError(.unreachable(String(describing: clientError)), url: url)
+                return HTTPError(.unreachable(.other(String(describing: clientError))), url: url)
             }
         }
         if let tlsError = error as? NIOSSLError {
@@ -121,14 +121,18 @@ public struct HTTPError: LocalizedError, Equatable, Sendable {
         if let tlsError = error as? NIOSSLExtraError, tlsError == .failedToValidateHostname {
             return HTTPError(.certificateWrongHost, url: url)
         }
-        if let ioError = error as? IOError {
-            return HTTPError(.unreachable(String(cString: strerror(ioError.errnoCode))), url: url)
+        if let channelError = error as? ChannelError {
+            switch channelError {
+            case .connectTimeout: return HTTPError(.connectTimeout, url: url)
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
+                return HTTPError(.connectionClosed, url: url)
+            default: break
+            }
         }
-        if let connectError = error as? NIOConnectionError {
-            let cause = connectError.connectionErrors.first.map { "\($0.error)" } ?? "\(connectError)"
+        if let cause = NetworkCause.of(error) {
             return HTTPError(.unreachable(cause), url: url)
         }
-        return HTTPError(.unreachable(String(describing: error)), url: url)
+        return HTTPError(.unreachable(.other(String(describing: error))), url: url)
     }
 
     /// A certificate that failed verification is reported as not trusted (BoringSSL does not

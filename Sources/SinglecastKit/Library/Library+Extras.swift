@@ -61,11 +61,13 @@ extension Library {
                       type = excluded.type, language = excluded.language, bytes = excluded.bytes,
                       failure = excluded.failure, updatedAt = excluded.updatedAt
                     """)
+            // `failure` holds the failure as a value (JSON of ExtraError); rows from before hold
+            // a sentence, read back as an unexpected failure.
             for file in files {
                 let extra = file.extra
                 try upsert.execute(arguments: [
                     downloadID, extra.kind.rawValue, extra.url, extra.type, extra.language, file.file, file.bytes,
-                    file.failure, Date(),
+                    file.failure?.storedText, Date(),
                 ])
             }
         }
@@ -80,7 +82,9 @@ extension Library {
                     kind: Extra.Kind(rawValue: row["kind"]) ?? .transcript, url: row["url"], type: row["type"],
                     language: row["language"])
                 extras[row["downloadId"], default: []].append(
-                    ExtraFile(extra: extra, file: row["file"], bytes: row["bytes"], failure: row["failure"]))
+                    ExtraFile(
+                        extra: extra, file: row["file"], bytes: row["bytes"],
+                        failure: (row["failure"] as String?).map { ExtraError.stored($0, url: extra.url) }))
             }
             return extras
         }

@@ -153,7 +153,8 @@ extension Library {
     static func record(_ result: UpdateResult, podcastID: Int64, db: Database) throws {
         let detail: String?
         switch result.status {
-        case .failed(let message): detail = message
+        // A failure is kept as a value (JSON of UpdateFailure); rows from before hold a sentence.
+        case .failed(let failure): detail = failure.storedText
         case .moved(let from, _): detail = from
         case .ok, .notModified, .gone: detail = nil
         }
@@ -228,7 +229,7 @@ extension Library {
                 case "not-modified": .notModified
                 case "moved": .moved(from: detail ?? "", to: row["feedKey"])
                 case "gone": .gone
-                default: .failed(detail ?? "")
+                default: .failed(UpdateFailure.stored(detail ?? ""))
                 }
             lastUpdate = UpdateResult(status: status, at: at)
         }

@@ -181,6 +181,12 @@ extension Library {
                     END;
                     """)
         }
+        migrator.registerMigration("v5-failures") { db in
+            // A download's failure as a value (kind and details, as JSON) instead of a sentence.
+            try db.alter(table: "download") { t in
+                t.add(column: "failure", .text)
+            }
+        }
         return migrator
     }
 }

@@ -55,7 +55,10 @@ struct DownloadRow: Codable, Equatable, Sendable {
     var file: String
     var podcastTitle: String
     var episodeTitle: String
+    /// A failure stored as a sentence by an earlier version (read as ``DownloadError/Reason/unexpected(_:)``).
     var message: String?
+    /// The failure as a value (JSON of ``DownloadError``), since v5-failures.
+    var failure: String?
     var mediaType: String?
     var bytesPerSecond: Double?
     var ownerPID: Int32?
@@ -74,7 +77,8 @@ struct DownloadRow: Codable, Equatable, Sendable {
         file = download.file
         podcastTitle = download.podcastTitle
         episodeTitle = download.episodeTitle
-        message = download.failure
+        message = nil
+        failure = download.failure.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         mediaType = download.mediaType
         bytesPerSecond = download.bytesPerSecond
         ownerPID = download.owner?.processID
@@ -85,12 +89,18 @@ struct DownloadRow: Codable, Equatable, Sendable {
         nextTryAt = download.nextTryAt
     }
 
+    /// The failure of the row: its value, or a sentence an earlier version stored.
+    private var storedFailure: DownloadError? {
+        if let failure, let value = try? JSONDecoder().decode(DownloadError.self, from: Data(failure.utf8)) { return value }
+        return message.map { DownloadError.stored(.unexpected($0), url: enclosureURL) }
+    }
+
     /// The public snapshot of a stored row.
     var download: Download {
         Download(
             id: id ?? 0, enclosureURL: enclosureURL, state: state, receivedBytes: receivedBytes,
             expectedBytes: expectedBytes, file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle,
-            failure: message, mediaType: mediaType, bytesPerSecond: bytesPerSecond,
+            failure: storedFailure, mediaType: mediaType, bytesPerSecond: bytesPerSecond,
             owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime.map { UInt64(bitPattern: $0) }) },
             background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
             nextTryAt: nextTryAt)

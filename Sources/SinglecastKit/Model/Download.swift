@@ -18,8 +18,9 @@ public struct Download: Equatable, Hashable, Sendable {
     public var file: String
     public var podcastTitle: String
     public var episodeTitle: String
-    /// Why the download stopped, in the error state: the description of the error.
-    public var failure: String?
+    /// Why the download failed (in the error state), or why the network gave up on it (an
+    /// interrupted one): a value, a kind and its details (see ``DownloadError/kind``).
+    public var failure: DownloadError?
     /// The enclosure's type as the feed announced it.
     public var mediaType: String?
     /// The transfer speed the owner last measured (over the last few seconds), while downloading.
@@ -36,7 +37,7 @@ public struct Download: Equatable, Hashable, Sendable {
     public init(
         id: Int64, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
         expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
-        failure: String? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
+        failure: DownloadError? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
         owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date(),
         retryReason: RetryReason? = nil, nextTryAt: Date? = nil
     ) {
@@ -86,7 +87,8 @@ public struct Download: Equatable, Hashable, Sendable {
 }
 
 /// The process that owns a running download: its id, and when it started, so that a process
-/// that died and whose id the kernel gave to another is not taken for the owner.
+/// that died and whose id the kernel gave to another is not taken for the owner. Whether it
+/// still runs, and what that means for its download, is ``DownloadLifecycle``'s rule.
 public struct DownloadOwner: Equatable, Hashable, Sendable {
     public var processID: Int32
     /// The process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), when known.
@@ -95,31 +97,5 @@ public struct DownloadOwner: Equatable, Hashable, Sendable {
     public init(processID: Int32, startTime: UInt64?) {
         self.processID = processID
         self.startTime = startTime
-    }
-
-    /// This process.
-    public static let current = DownloadOwner(processID: getpid(), startTime: ProcessIdentity.startTime(of: getpid()))
-
-    /// Whether the owner still runs: a process with its id exists and, where the start time
-    /// is known, started at that time.
-    public var isAlive: Bool {
-        guard kill(processID, 0) == 0 || errno == EPERM else { return false }
-        guard let startTime else { return true }
-        return ProcessIdentity.startTime(of: processID).map { $0 == startTime } ?? true
-    }
-}
-
-/// Reads what identifies a process beyond its id.
-enum ProcessIdentity {
-    /// Field 22 of `/proc/PID/stat` (the start time in clock ticks since boot); nil where there
-    /// is no `/proc` or the process is gone.
-    static func startTime(of processID: Int32) -> UInt64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
-            let closing = stat.lastIndex(of: ")")
-        else { return nil }
-        // The command name (field 2) may hold spaces and parentheses: count fields after its end.
-        let fields = stat[stat.index(after: closing)...].split(separator: " ")
-        // fields[0] is field 3 (state), so field 22 is fields[19].
-        return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 }

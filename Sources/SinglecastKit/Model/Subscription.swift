@@ -63,8 +63,8 @@ public enum UpdateStatus: Equatable, Sendable {
     case moved(from: String, to: String)
     /// The server answered 410: the podcast is no longer fetched.
     case gone
-    /// The update failed; the text is the error's description.
-    case failed(String)
+    /// The update failed, and why, as a value.
+    case failed(UpdateFailure)
 
     /// The word stored and shown for the status.
     public var name: String {

@@ -87,7 +87,7 @@ public struct FeedUpdater: Sendable {
         } catch let error as HTTPError where error.reason == .status(410) {
             update.status = .gone
         } catch {
-            update.status = .failed((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            update.status = .failed(UpdateFailure(error))
         }
         let recorded = try? await library.recordUpdate(
             podcastID: podcast.id, UpdateResult(status: update.status, at: now), validators: validators)

@@ -62,7 +62,7 @@ extension Singlecast {
             let numbers = try EpisodeNumbers.parse(episodes)
             var requests: [DownloadRequest]
             if new {
-                requests = try await NewEpisodeSelection.requests(numbers: numbers, library: library)
+                requests = try await NewEpisodeSelection.requests(numbers: numbers, library: library, buffer: buffer)
             } else {
                 let saved = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                     let resolver = FeedResolver(library: library, session: session)
@@ -70,6 +70,8 @@ extension Singlecast {
                     guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                     return try await resolver.stored(current)
                 }
+                // Files left by a lost database are re-adopted before anything is claimed.
+                try await buffer.adoptCompleteFiles(of: saved.podcast)
                 let entries = try await library.episodes(podcastID: saved.podcast.id)
                 requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: entries)
             }
@@ -134,7 +136,12 @@ struct DownloadRun {
 /// The new episodes as `singlecast new` numbers them, turned into download requests.
 enum NewEpisodeSelection {
     /// The episodes numbered (all of them when `numbers` is empty) that have audio.
-    static func requests(numbers: [Int], library: Library) async throws -> [DownloadRequest] {
+    /// Files left by a lost database are re-adopted (see ``ProgressBuffer/adoptCompleteFiles(of:)``) first.
+    static func requests(numbers: [Int], library: Library, buffer: ProgressBuffer) async throws -> [DownloadRequest] {
+        var adopted = Set<Int64>()
+        for item in try await library.newEpisodes() where adopted.insert(item.podcast.id).inserted {
+            try await buffer.adoptCompleteFiles(of: item.podcast)
+        }
         let listed = try await library.newEpisodes()
         let chosen: [NewEpisode]
         if numbers.isEmpty {

@@ -64,7 +64,8 @@ struct NeverDownloaded: LocalizedError {
 /// The `--json` shape of what a pause, resume or cancel did.
 struct OutcomeJSON: Encodable {
     var id: Int64
-    /// `paused`, `cancelled`, `queued`, `already-downloaded`, `owned-elsewhere`, `refused` or `unknown`.
+    /// `paused`, `cancelled`, `queued`, `already-downloaded`, `owned-elsewhere`, `refused`,
+    /// `no-downloader` or `unknown`.
     var outcome: String
     var download: DownloadJSON?
 
@@ -76,6 +77,7 @@ struct OutcomeJSON: Encodable {
             let claimed = ClaimJSON(claim)
             self.init(claim.download.id, claimed.outcome, claim.download)
         case .refused(let download, _): self.init(download.id, "refused", download)
+        case .noDownloader(let download): self.init(download.id, "no-downloader", download)
         case .unknown(let id): self.init(id, "unknown", nil)
         }
     }

@@ -75,7 +75,9 @@ struct DownloadJSON: Encodable {
     var expectedBytes: Int64?
     var progress: Double?
     var file: String
+    /// Why it failed, in words, and as a value: `error.kind` (`http-status`, `unreachable`, …) and its details.
     var message: String?
+    var error: DownloadError?
     /// The transcripts and chapters saved or failing beside the file (in `downloads --json`).
     var extras: [ExtraJSON]?
     /// Downloading, but nothing arrived for a few seconds (or its owner stopped saving).
@@ -97,7 +99,8 @@ struct DownloadJSON: Encodable {
         expectedBytes = record.expectedBytes
         progress = record.fractionCompleted
         file = record.file
-        message = record.failure
+        message = record.failure.map(Words.failure)
+        error = record.failure
         stalled = record.isStalled(at: now)
         bytesPerSecond = record.currentBytesPerSecond(at: now)
         secondsLeft = record.secondsLeft(at: now)
@@ -132,7 +135,9 @@ struct ExtraJSON: Encodable {
     var file: String
     var saved: Bool
     var bytes: Int64?
+    /// Why it failed, in words, and as a value (`error.kind` and its details).
     var message: String?
+    var error: ExtraError?
 
     init(_ file: ExtraFile) {
         kind = file.extra.kind.rawValue
@@ -142,7 +147,8 @@ struct ExtraJSON: Encodable {
         self.file = file.file
         saved = file.isSaved
         bytes = file.bytes
-        message = file.failure
+        message = file.failure.map(Words.failure)
+        error = file.failure
     }
 }
 

@@ -55,7 +55,9 @@ struct SubscriptionJSON: Encodable {
     var extras: Bool
     var lastSuccess: Date?
     var status: String?
-    var error: String?
+    /// Why the last update failed: in words, and as a value (`error.kind` and its details).
+    var message: String?
+    var error: UpdateFailure?
 
     init(_ summary: PodcastSummary) {
         number = summary.number
@@ -72,6 +74,9 @@ struct SubscriptionJSON: Encodable {
         extras = subscription?.extras ?? false
         lastSuccess = subscription?.lastSuccessAt
         status = subscription?.lastUpdate?.status.name
-        if case .failed(let message)? = subscription?.lastUpdate?.status { error = message }
+        if case .failed(let failure)? = subscription?.lastUpdate?.status {
+            message = Words.failure(failure)
+            error = failure
+        }
     }
 }

@@ -48,9 +48,11 @@ extension Singlecast {
             }
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
             if download {
+                let buffer = try await global.progressBuffer(library)
+                // Files left by a lost database are taken back first: they are not fetched again.
+                for update in results { try await buffer.adoptCompleteFiles(of: update.podcast) }
                 let eligible = try await Self.eligible(library: library, named: named)
                 if !eligible.isEmpty {
-                    let buffer = try await global.progressBuffer(library)
                     try await DownloadRun(global: global, jobs: jobs, json: json, background: background)
                         .start(eligible, buffer: buffer)
                 }
@@ -131,7 +133,7 @@ struct SubscriptionUpdate {
         switch update.status {
         case .ok: return "\(title): \(update.addedCount) new"
         case .moved: return "\(title): \(update.addedCount) new, \(Words.status(update.status))"
-        case .failed(let message): return "\(title): error: \(message)"
+        case .failed(let failure): return "\(title): error: \(Words.failure(failure))"
         case .notModified, .gone: return "\(title): \(Words.status(update.status))"
         }
     }
@@ -143,7 +145,9 @@ struct UpdateJSON: Encodable {
     var feedURL: String
     var status: String
     var new: Int
-    var error: String?
+    /// Why it failed: in words, and as a value (`error.kind` and its details).
+    var message: String?
+    var error: UpdateFailure?
     var movedFrom: String?
 
     init(_ update: PodcastUpdate) {
@@ -151,7 +155,10 @@ struct UpdateJSON: Encodable {
         feedURL = update.podcast.feedKey.redactingURLPasswords
         status = update.status.name
         new = update.addedCount
-        if case .failed(let message) = update.status { error = message }
+        if case .failed(let failure) = update.status {
+            message = Words.failure(failure)
+            error = failure
+        }
         if case .moved(let from, _) = update.status { movedFrom = from.redactingURLPasswords }
     }
 }

@@ -13,6 +13,8 @@ enum JSONEventLine {
         var totalBytes: Int64?
         var file: String?
         var message: String?
+        /// A failure as a value: `kind` and its details.
+        var error: DownloadError?
         var ownerPID: Int32?
         var extras: [ExtraJSON]?
         var retryReason: String?
@@ -46,7 +48,7 @@ enum JSONEventLine {
         Line(
             event: name, id: download.id, title: download.episodeTitle, url: download.enclosureURL.redactingURLPasswords,
             state: download.state, receivedBytes: download.receivedBytes, totalBytes: download.expectedBytes,
-            file: download.file, message: download.failure, ownerPID: download.owner?.processID,
+            file: download.file, message: download.failure.map(Words.failure), error: download.failure, ownerPID: download.owner?.processID,
             retryReason: download.retryReason?.rawValue, nextTryAt: download.nextTryAt)
     }
 }

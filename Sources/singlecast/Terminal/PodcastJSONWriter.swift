@@ -103,7 +103,7 @@ enum PodcastJSONWriter {
             out.raw(", \"file\": ")
             out.string(extra.file)
             out.raw(", \"saved\": \(extra.isSaved), \"message\": ")
-            out.string(extra.failure)
+            out.string(extra.failure.map(Words.failure))
             out.raw("}")
         }
         out.raw("]}")

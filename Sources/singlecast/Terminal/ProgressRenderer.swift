@@ -104,7 +104,7 @@ final class ProgressRenderer: Sendable {
             case .failed(let record):
                 finish(record.id, in: &state)
                 state.failures += 1
-                say("error: \(record.episodeTitle): \(record.failure ?? "failed")", in: &state, toError: true)
+                say("error: \(record.episodeTitle): \(record.failure.map(Words.failure) ?? "failed")", in: &state, toError: true)
             case .stopped(let record):
                 finish(record.id, in: &state)
                 if Self.gaveUp(record) { state.gaveUp += 1 }

@@ -35,7 +35,7 @@ enum Words {
     /// `saved chapters: PATH`, or a warning for an extra that failed (it is tried again).
     static func extraOutcome(_ file: ExtraFile, of download: Download) -> String {
         guard let failure = file.failure else { return "saved \(extra(file.extra)): \(file.file)" }
-        return "warning: \(download.episodeTitle): \(extra(file.extra)) not saved: \(failure) "
+        return "warning: \(download.episodeTitle): \(extra(file.extra)) not saved: \(Self.failure(failure)) "
             + "(tried again on the next download)"
     }
 
@@ -46,6 +46,8 @@ enum Words {
         case .cancelled(let download): "cancelled #\(download.id) \(download.episodeTitle)"
         case .resumed(let resumed): Self.claim(resumed)
         case .refused(let download, let refusal): "#\(download.id) \(download.episodeTitle) " + refused(refusal)
+        case .noDownloader(let download):
+            "#\(download.id) \(download.episodeTitle) is \(download.state.rawValue), not resumed: no downloader here (the daemon resumes it)"
         case .unknown(let id): "no download has id \(id)"
         }
     }
@@ -58,6 +60,21 @@ enum Words {
         case .claim: return "is \(state), nothing to resume"
         default: return "is \(state)"
         }
+    }
+
+    /// The sentence for a download's failure.
+    static func failure(_ failure: DownloadError) -> String {
+        failure.errorDescription ?? failure.kind
+    }
+
+    /// The sentence for a subscription update's failure.
+    static func failure(_ failure: UpdateFailure) -> String {
+        failure.errorDescription
+    }
+
+    /// The sentence for an extra's failure.
+    static func failure(_ failure: ExtraError) -> String {
+        failure.errorDescription ?? failure.kind
     }
 
     /// `connection refused`, `HTTP 503`, …
@@ -95,7 +112,7 @@ enum Words {
         let kept = download.receivedBytes > 0 ? ", \(Format.bytes(download.receivedBytes)) kept" : ""
         let line = "\(download.state.rawValue): \(download.episodeTitle)\(kept)"
         guard download.state == .interrupted, let failure = download.failure else { return line }
-        return line + ": " + failure + "\n"
+        return line + ": " + Self.failure(failure) + "\n"
             + "  resume it with `singlecast resume \(download.id)` (in the background), or run this download again"
     }
 
@@ -133,7 +150,7 @@ enum Words {
         case .notModified: "not modified"
         case .moved(_, let to): "moved to \(to.redactingURLPasswords)"
         case .gone: "gone (the server answered 410: no longer fetched)"
-        case .failed(let message): message
+        case .failed(let failure): Self.failure(failure)
         }
     }
 

@@ -279,7 +279,9 @@ struct DownloadEngineTests {
             let url = missing.enclosure.url
             #expect(record.state == .error)
             #expect(record.owner == nil)
-            let message = try #require(record.failure)
+            let message = try #require(record.failure?.errorDescription)
+            #expect(record.failure?.kind == "http-status")
+            #expect(record.failure?.httpStatus == 404)
             #expect(message.contains("404"))
             #expect(message.contains(url))
             let destination = URL(fileURLWithPath: record.file)
@@ -304,7 +306,8 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try #require(try await h.library.download(enclosureURL: "http://[bad/ep.mp3"))
             #expect(record.state == .error)
-            #expect(record.failure == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
+            #expect(record.failure?.kind == "not-a-url")
+            #expect(record.failure?.errorDescription == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
             #expect(!TransferHarness.exists(URL(fileURLWithPath: record.file)))
         }
     }
@@ -407,9 +410,31 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try await h.record("/ep.mp3")
             #expect(record.state == (giveUp == .fail ? .error : .interrupted))
-            #expect(record.failure?.contains("gave up after") == true)
+            #expect(record.failure?.errorDescription?.contains("gave up after") == true)
+            #expect(record.failure?.kind == "unreachable" && record.failure?.gaveUpAfter != nil)
             #expect(record.owner == nil && record.nextTryAt == nil)
             #expect(!h.log.retrying.isEmpty)
+        }
+    }
+
+    /// A server that answers but never delivers is no outage: whatever the give-up time, and in
+    /// the foreground (which would leave a download the network failed interrupted), the download
+    /// ends in error after five fruitless answers, its part kept.
+    @Test(arguments: [DownloadLifecycle.Event.fail, .interrupt])
+    func aServerThatKeepsEndingTheTransferEndsInErrorKeepingThePart(giveUp: DownloadLifecycle.Event) async throws {
+        let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(3600), baseDelay: .milliseconds(5), maxDelay: .milliseconds(50))
+        try await EngineHarness.run(limit: 1, retryPolicy: policy, giveUp: giveUp) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"v1\"")
+            h.server.endBodies(path: "/ep.mp3", atByte: 1_000_000)
+            try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
+            await h.engine.waitUntilIdle()
+            let record = try await h.record("/ep.mp3")
+            #expect(record.state == .error)
+            #expect(record.failure?.reason == .serverKeepsEnding(at: 1_000_000, of: 2_000_000))
+            #expect(record.failure?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
+            #expect(record.receivedBytes == 1_000_000)
+            #expect(h.partSize(URL(fileURLWithPath: record.file)) == 1_000_000)
+            #expect(h.server.requests(for: "/ep.mp3").count == 6)
         }
     }
 

@@ -246,7 +246,7 @@ final class EngineEventLog: Sendable {
     }
 
     var failed: [(record: Download, message: String)] {
-        all.compactMap { if case .failed(let record) = $0 { (record, record.failure ?? "") } else { nil } }
+        all.compactMap { if case .failed(let record) = $0 { (record, record.failure?.errorDescription ?? "") } else { nil } }
     }
 }
 

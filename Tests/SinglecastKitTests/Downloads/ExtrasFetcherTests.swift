@@ -58,8 +58,10 @@ struct ExtrasFetcherTests {
             #expect(h.log.failed.isEmpty)
             let first = h.log.extras
             #expect(first.map(\.isSaved) == [true, false, false])
-            #expect(first[1].failure == "\(h.server.url("/en.vtt")): timed out waiting for data")
-            #expect(first[2].failure == "\(h.server.url("/de.srt")) answered HTTP 404 Not Found")
+            #expect(first[1].failure?.errorDescription == "\(h.server.url("/en.vtt")): timed out waiting for data")
+            #expect(first[1].failure?.kind == "read-timeout")
+            #expect(first[2].failure?.errorDescription == "\(h.server.url("/de.srt")) answered HTTP 404 Not Found")
+            #expect(first[2].failure?.kind == "http-status")
             #expect(try h.filesInShowFolder() == ["Title.chapters.json", "Title.mp3"], "no partial extra is left")
             #expect(try await h.library.extrasByDownload()[download.id]?.map(\.isSaved) == [true, false, false])
 
@@ -93,7 +95,8 @@ struct ExtrasFetcherTests {
             await h.engine.waitUntilIdle()
 
             #expect(try await h.library.downloads().first?.state == .completed)
-            #expect(h.log.extras.map(\.failure) == [
+            #expect(h.log.extras.map(\.failure?.kind) == ["not-chapters", "html-instead-of-media", "body-too-large"])
+            #expect(h.log.extras.map(\.failure?.errorDescription) == [
                 "\(h.server.url("/chapters.json")) is not a chapters file (JSON)",
                 "\(h.server.url("/en.vtt")) sent an HTML page instead of the file",
                 "\(h.server.url("/de.srt")): the response is larger than 10 MiB",

@@ -1,7 +1,8 @@
 import Foundation
-import SinglecastKit
 import Testing
 import TestSupport
+
+@testable import SinglecastKit
 
 @Suite struct ExtrasTests {
     private func episodes() throws -> [Episode] {
@@ -75,5 +76,46 @@ import TestSupport
 
     @Test(arguments: names) func extrasAreNamedAfterTheEpisodeFile(_ item: NameCase) {
         #expect(EpisodesFolder.extraFile(item.extra, besideEpisodeFile: item.episodeFile) == item.expected)
+    }
+}
+
+/// An extra's failure is stored as a value, as a download's is, and read back whole; a sentence
+/// an earlier version stored reads as an unexpected failure.
+@Suite struct ExtraErrorValueTests {
+    static let url = "https://h/en.vtt"
+
+    static let cases: [(ExtraError.Reason, String)] = [
+        (.notAURL, "not-a-url"),
+        (.http(HTTPError(.status(404), url: URL(string: url)!)), "http-status"),
+        (.http(HTTPError(.readTimeout, url: URL(string: url)!)), "read-timeout"),
+        (.htmlPage, "html-instead-of-media"),
+        (.notChapters, "not-chapters"),
+        (.fileSystem(operation: "write", path: "/x/Title.en.vtt.part", errno: 28), "file-system"),
+        (.unexpected("odd"), "unexpected"),
+    ]
+
+    @Test(arguments: cases)
+    func everyKindIsReadBackWhole(reason: ExtraError.Reason, kind: String) throws {
+        let error = ExtraError(reason, url: Self.url)
+        #expect(error.kind == kind)
+        let data = try JSONEncoder().encode(error)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(object?["kind"] as? String == kind)
+        #expect(try JSONDecoder().decode(ExtraError.self, from: data) == error)
+    }
+
+    @Test func theLibraryStoresTheValueAndReadsOldSentencesAsUnexpected() async throws {
+        let show = try await ClaimedShow.make(titles: ["Ep"])
+        defer { show.remove() }
+        let id = show.downloads["Ep"]!.id
+        let extra = Extra(kind: .transcript, url: Self.url, type: "text/vtt", language: "en")
+        let failure = ExtraError(.http(HTTPError(.status(404), url: URL(string: Self.url)!)), url: Self.url)
+        try await show.library.recordExtras(
+            downloadID: id, [ExtraFile(extra: extra, file: "/x/Ep.en.vtt", failure: failure)], offered: ["/x/Ep.en.vtt"])
+        #expect(try await show.library.extrasByDownload()[id]?.first?.failure == failure)
+
+        // What an earlier version stored: a sentence.
+        #expect(ExtraError.stored("https://h/en.vtt answered HTTP 404 Not Found", url: Self.url).reason
+            == .unexpected("https://h/en.vtt answered HTTP 404 Not Found"))
     }
 }

@@ -75,21 +75,19 @@ struct FileNamingTests {
         #expect(FileNaming.fileExtension(forMIMEType: "") == nil)
     }
 
-    @Test func availableNameSkipsTakenNamesAndExistingFiles() throws {
-        #expect(FileNaming.availableName("Ep.mp3", in: nil, avoiding: []) == "Ep.mp3")
-        #expect(FileNaming.availableName("Ep.mp3", in: nil, avoiding: ["Ep.mp3"]) == "Ep (2).mp3")
-        #expect(FileNaming.availableName("Ep.mp3", in: nil, avoiding: ["Ep.mp3", "Ep (2).mp3"]) == "Ep (3).mp3")
-        #expect(FileNaming.availableName("Ep", in: nil, avoiding: ["Ep"]) == "Ep (2)")
+    @Test(arguments: [
+        ("ep.mp3", "mp3"), ("EP.M4A", "m4a"), ("Ep. 12 The Start", nil), ("Version 2.0", nil),
+        ("episode", nil), (".mp3", nil), ("a.opus", "opus"), ("Title.chapters.json", nil), ("Title.mp3.part", nil),
+    ] as [(String, String?)])
+    func mediaExtension(name: String, ext: String?) {
+        #expect(FileNaming.mediaExtension(of: name) == ext)
+        #expect(FileNaming.stem(of: name) == (ext == nil ? name : String(name.dropLast(ext!.count + 1))))
+    }
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("naming-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data().write(to: directory.appendingPathComponent("Ep.mp3"))
-        #expect(FileNaming.availableName("Ep.mp3", in: directory, avoiding: ["Ep (2).mp3"]) == "Ep (3).mp3")
-
-        let long = FileNaming.safeName(forTitle: String(repeating: "x", count: 300), url: URL(string: "https://h/a.mp3")!, announcedType: nil)
-        let next = FileNaming.availableName(long, in: nil, avoiding: [long])
-        #expect(next.hasSuffix(" (2).mp3"))
-        #expect(next.utf8.count <= FileNaming.maximumNameBytes)
+    @Test func theClashTagIsStableAndDiffersPerURL() {
+        // FNV-1a, not Swift's seeded Hasher: the same in every run.
+        #expect(FileNaming.clashTag(forEnclosureURL: "") == " [cbf29c]")
+        #expect(FileNaming.clashTag(forEnclosureURL: "http://h/1.mp3") == FileNaming.clashTag(forEnclosureURL: "http://h/1.mp3"))
+        #expect(FileNaming.clashTag(forEnclosureURL: "http://h/1.mp3") != FileNaming.clashTag(forEnclosureURL: "http://h/2.mp3"))
     }
 }

@@ -120,6 +120,60 @@ struct FileTransferTests {
         }
     }
 
+    // MARK: - A server that answers but never delivers
+
+    /// Waits that would outlast the test's time limit many times over if these answers were
+    /// taken for an outage: the give-up time is an hour.
+    static let answeringServerPolicy = FileTransfer.RetryPolicy(
+        giveUpAfter: .seconds(3600), baseDelay: .milliseconds(5), growth: 1.2, maxDelay: .milliseconds(50))
+
+    @Test func aBodyThatAlwaysEndsAtTheSameByteFailsAfterFiveFruitlessAnswers() async throws {
+        try await TransferHarness.run(retryPolicy: Self.answeringServerPolicy) { h in
+            h.server.serve(path: "/ep.mp3", generatedSize: 2_000_000, contentType: "audio/mpeg", etag: "\"v1\"")
+            h.server.endBodies(path: "/ep.mp3", atByte: 1_000_000)
+            let destination = h.destination()
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg")
+            }
+            #expect(error?.reason == .serverKeepsEnding(at: 1_000_000, of: 2_000_000))
+            #expect(error?.isTransient == false)
+            #expect(error?.gaveUpAfter == nil)
+            #expect(error?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
+            // The first answer brought half; five more brought nothing new.
+            #expect(h.server.requests(for: "/ep.mp3").count == 6)
+            #expect(fileSize(atPath: FileTransfer.partURL(for: destination).path) == 1_000_000)
+            #expect(!TransferHarness.exists(destination))
+        }
+    }
+
+    @Test func rangesAnsweredWithNoByteFailAfterFiveTries() async throws {
+        try await TransferHarness.run(retryPolicy: Self.answeringServerPolicy) { h in
+            h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"")
+            h.server.answerRangesWithNoByte(path: "/ep.mp3")
+            let destination = h.destination()
+            try h.leavePart(Self.content.prefix(100_000), for: destination, validator: "\"v1\"")
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await h.transfer.download(h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg")
+            }
+            #expect(error?.reason == .serverKeepsEnding(at: 100_000, of: Int64(Self.size)))
+            #expect(h.server.requests(for: "/ep.mp3").count == 5)
+            #expect(fileSize(atPath: FileTransfer.partURL(for: destination).path) == 100_000)
+        }
+    }
+
+    @Test func answersThatEachBringNewBytesAreNeverCountedAgainstTheServer() async throws {
+        try await TransferHarness.run(retryPolicy: Self.answeringServerPolicy) { h in
+            // Eight answers in a row end early, each a little further on.
+            h.server.serve(
+                path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
+                faults: Array(repeating: .shortBody(30_000), count: 8))
+            let destination = h.destination()
+            let final = try await h.transfer.download(h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg")
+            #expect(try Data(contentsOf: final) == Self.content)
+            #expect(h.server.requests(for: "/ep.mp3").count == 9)
+        }
+    }
+
     // MARK: - Transient failures
 
     @Test func droppedConnectionIsResumed() async throws {
@@ -613,14 +667,6 @@ struct FileTransferHelperTests {
     ])
     func htmlSniffing(text: String, isHTML: Bool) {
         #expect(FileTransfer.looksLikeHTML(Array(text.utf8)) == isHTML)
-    }
-
-    @Test(arguments: [
-        ("ep.mp3", true), ("EP.M4A", true), ("Ep. 12 The Start", false), ("Version 2.0", false),
-        ("episode", false), (".hidden", false), ("a.opus", true),
-    ])
-    func destinationExtension(name: String, has: Bool) {
-        #expect(FileTransfer.hasExtension(URL(fileURLWithPath: "/tmp/" + name)) == has)
     }
 
     @Test func transienceLivesInOnePlace() {

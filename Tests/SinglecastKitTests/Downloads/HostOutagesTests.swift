@@ -94,8 +94,9 @@ import Testing
         func reason(_ http: HTTPError.Reason) -> RetryReason {
             DownloadError(.http(HTTPError(http, url: url)), url: url).retryReason
         }
-        #expect(reason(.unreachable("connect(descriptor:addr:size:): Connection refused (errno: 111)")) == .connectionRefused)
-        #expect(reason(.unreachable("Connection reset by peer")) == .connectionLost)
+        #expect(reason(.unreachable(.system(errno: ECONNREFUSED))) == .connectionRefused)
+        #expect(reason(.unreachable(.system(errno: ECONNRESET))) == .connectionLost)
+        #expect(reason(.unreachable(.nameResolution(code: EAI_NONAME))) == .hostNotFound)
         #expect(reason(.connectTimeout) == .connectTimeout)
         #expect(reason(.readTimeout) == .readTimeout)
         #expect(reason(.status(503)) == .http(503))

@@ -211,23 +211,18 @@ struct ProgressBufferTests {
 
     // MARK: - claim()
 
-    @Test func claimOfAFileWhoseRowWasLostIsAlreadyDownloaded() async throws {
+    /// Whose file it is is the rebuild's decision (``ProgressBuffer/adoptCompleteFiles(of:)``),
+    /// which knows the podcast's other episodes; a claim never takes a file it did not name.
+    @Test func claimNeverTakesAFileWithoutAnEntry() async throws {
         try await BufferHarness.run { h in
             let file = h.buffer.episodes.folder(forPodcast: "Show").appendingPathComponent("Episode.mp3").path
             try h.write(5_000, to: file)
 
-            let claim = try await h.buffer.claim(h.request("ep.mp3", title: "Episode"))
+            let record = try await h.claim("Episode", processID: getpid())
 
-            guard case .alreadyDownloaded(let record) = claim else {
-                Issue.record("expected .alreadyDownloaded, got \(claim)")
-                return
-            }
-            #expect(record.file == file)
-            #expect(record.state == .completed)
-            #expect(record.owner == nil)
-            let row = try await h.row(record)
-            #expect(row.state == .completed)
-            #expect(row.file == file)
+            #expect(record.file != file)
+            #expect(URL(fileURLWithPath: record.file).lastPathComponent
+                == "Episode\(FileNaming.clashTag(forEnclosureURL: "http://127.0.0.1:9/ep.mp3")).mp3")
             #expect(fileSize(atPath: file) == 5_000)  // untouched
         }
     }
@@ -294,7 +289,7 @@ struct ProgressBufferTests {
 
             let show = h.buffer.episodes.folder(forPodcast: "Show")
             #expect(first.file == show.appendingPathComponent("Title.mp3").path)
-            #expect(second.file == show.appendingPathComponent("Title (2).mp3").path)
+            #expect(second.file == show.appendingPathComponent("Title\(FileNaming.clashTag(forEnclosureURL: "http://127.0.0.1:9/two.mp3")).mp3").path)
             #expect(elsewhere.file == h.buffer.episodes.folder(forPodcast: "Other Show").appendingPathComponent("Title.mp3").path)
             #expect(again.id == first.id && again.file == first.file)
             #expect(try await h.library.downloads().count == 3)
@@ -345,7 +340,7 @@ private struct BufferHarness {
         changed.state = state
         changed.receivedBytes = receivedBytes
         changed.expectedBytes = expectedBytes ?? changed.expectedBytes
-        changed.failure = failure
+        changed.failure = failure.map { DownloadError.stored(.unexpected($0), url: download.enclosureURL) }
         if !DownloadLifecycle.isUnderWay(state) { changed.owner = nil }
         try await library.withDownloadStore { [changed] store in try store.update(changed) }
     }

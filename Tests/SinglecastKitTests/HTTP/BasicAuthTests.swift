@@ -103,7 +103,7 @@ import TestSupport
     @Test func everyErrorMessageHidesThePassword() throws {
         let url = try #require(URL(string: "https://alice:s3cret@example.org/feed.xml"))
         let reasons: [HTTPError.Reason] = [
-            .status(404), .connectTimeout, .readTimeout, .unreachable("https://alice:s3cret@example.org refused"),
+            .status(404), .connectTimeout, .readTimeout, .unreachable(.other("https://alice:s3cret@example.org refused")),
             .redirect("to https://alice:s3cret@example.org/x"), .unsupportedURL, .bodyTooLarge(1_048_576),
             .connectionClosed, .unauthorized(refused: false), .unauthorized(refused: true), .certificateNotTrusted,
             .certificateExpired, .certificateWrongHost, .tlsHandshakeFailed("WRONG_VERSION_NUMBER"),

@@ -127,6 +127,11 @@ enum Words {
     }
 
     /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.
+    /// `Error: cannot write to standard output: No space left on device`.
+    static func outputFailed(errno: Int32) -> String {
+        "Error: cannot write to standard output: \(String(cString: strerror(errno)))"
+    }
+
     static func status(_ status: UpdateStatus) -> String {
         switch status {
         case .ok: "ok"

@@ -174,6 +174,36 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func aPermanentMoveAnsweredNotModifiedIsRecorded() async throws {
+        let world = try await World.start()
+        let feed = Self.feed("Moving", items: ["M1"])
+        world.serveFeed("/http.xml", feed, etag: "\"m1\"")
+        let subscribed = try await world.cli.run(["subscribe", world.url("/http.xml")])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        // The same feed, same ETag, now reached through a 301 then a 308: the final answer is 304.
+        world.server.remove(path: "/http.xml")
+        world.serveFeed("/https.xml", feed, etag: "\"m1\"")
+        world.server.redirect(path: "/http.xml", to: "/step.xml", status: 301)
+        world.server.redirect(path: "/step.xml", to: "/https.xml", status: 308)
+
+        let update = try await world.cli.run(["update", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [[String: Any]])
+        #expect(results.first?["status"] as? String == "moved")
+        #expect(results.first?["feedURL"] as? String == world.url("/https.xml"))
+        #expect(world.server.requests(for: "/https.xml").last?.header("If-None-Match") == "\"m1\"")
+
+        world.server.clearRequests()
+        let again = try await world.cli.run(["update", "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let next = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [[String: Any]])
+        #expect(next.first?["status"] as? String == "not-modified")
+        #expect(next.first?["feedURL"] as? String == world.url("/https.xml"))
+        #expect(world.server.requests(for: "/http.xml").isEmpty, "the move was remembered")
+        #expect(world.server.requests(for: "/https.xml").count == 1)
+        try await world.stop()
+    }
+
     @Test func failuresStayWithTheirPodcastAndGoneFeedsAreNoLongerFetched() async throws {
         let world = try await World.start()
         for name in ["ok", "missing", "broken", "gone", "stalled", "html"] {

@@ -31,6 +31,9 @@ public struct OPMLProblem: Equatable, Sendable {
         case unsupportedScheme
         /// A feed outline (`type="rss"`) without `xmlUrl` or `url`.
         case missingURL
+        /// The outline refers to an entity that is never expanded (one the file's DTD
+        /// defines, or none does), so its title or URL cannot be read as meant.
+        case undefinedEntity(name: String)
     }
 
     public var kind: Kind

@@ -79,11 +79,12 @@ public final class FeedParser {
 
     /// Parses the end of the document and returns the feed.
     ///
-    /// An ill-formed feed yields what could be read and one warning; a feed cut off after
-    /// complete episodes yields those episodes and a warning (the episode cut off is dropped).
+    /// An ill-formed feed yields what could be read and one warning; a feed cut off yields the
+    /// podcast, the complete episodes and a warning; the episode cut off is kept when what
+    /// arrived of it identifies it (see ``FeedReader/keepCutOffEpisode()``).
     ///
     /// - Throws: `FeedError` when the document is empty, is not a feed, or is cut off before
-    ///   any episode is complete.
+    ///   it names the podcast or holds an episode.
     public func finish() throws -> Feed {
         if !isHalted {
             try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: repairAndPush)
@@ -100,8 +101,11 @@ public final class FeedParser {
         }
         try throwIfNotAFeed(atEnd: true)
         let cutOff = reader.pointee.cutOff
-        if let cutOff, reader.pointee.completedEpisodes == 0 {
-            throw FeedError.invalidXML(source: source, line: cutOff.line, message: cutOff.message)
+        if let cutOff {
+            reader.pointee.keepCutOffEpisode()
+            if reader.pointee.completedEpisodes == 0, !reader.pointee.hasPodcastTitle {
+                throw FeedError.invalidXML(source: source, line: cutOff.line, message: cutOff.message)
+            }
         }
         var warning: FeedWarning?
         if let line = [repair.firstFaultLine, reader.pointee.firstFaultLine].compactMap({ $0 }).min() {

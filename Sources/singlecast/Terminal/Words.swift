@@ -123,16 +123,16 @@ enum Words {
             return "\(source) was repaired (not well-formed XML; first fault at line \(warning.line))"
         case .cutOff(let element):
             let inside = element.map { " (inside <\($0)>)" } ?? ""
-            return "\(source) ends early at line \(warning.line)\(inside); the episodes before it were kept"
+            return "\(source) ends early at line \(warning.line)\(inside); what came before it was kept"
         }
     }
 
-    /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.
     /// `Error: cannot write to standard output: No space left on device`.
     static func outputFailed(errno: Int32) -> String {
         "Error: cannot write to standard output: \(String(cString: strerror(errno)))"
     }
 
+    /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.
     static func status(_ status: UpdateStatus) -> String {
         switch status {
         case .ok: "ok"

@@ -276,7 +276,8 @@ private func date(_ iso8601: String) -> Date {
         "recover-mismatched-end-tag.xml", "recover-missing-end-tag.xml", "recover-unterminated-cdata.xml",
         "recover-comment-before-declaration.xml", "recover-invalid-utf8.xml", "recover-content-after-root.xml",
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
-        "fuzz-long-doctype-in-small-chunks.xml",
+        "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
+        "cut-inside-tag-before-first-item.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -296,9 +297,50 @@ private func date(_ iso8601: String) -> Date {
         #expect(feed.warnings == [FeedWarning(kind: .cutOff(inside: "title"), source: "truncated.xml", line: 14)])
     }
 
-    @Test func cutOffBeforeAnyEpisodeIsAnError() {
+    @Test func cutOffBeforeAnyEpisodeKeepsThePodcast() throws {
         let data = Data("<rss><channel><title>Cut</title><item><title>On".utf8)
+        let feed = try FeedParser.parse(data, baseURL: nil, source: "cut.xml")
+        #expect(feed.podcast.title == "Cut")
+        #expect(feed.episodes.isEmpty, "nothing identifies the item cut off")
+        #expect(feed.warnings.map(\.kind) == [.cutOff(inside: "title")])
+    }
+
+    @Test func cutOffBeforeThePodcastIsNamedIsAnError() {
+        let data = Data("<rss><channel><descrip".utf8)
         #expect(throws: FeedError.self) { try FeedParser.parse(data, baseURL: nil, source: "cut.xml") }
+    }
+
+    @Test func aFeedCutInsideItsFirstItemKeepsThePodcastAndTheItem() throws {
+        let feed = try parse("cut-before-first-item.xml")
+        #expect(feed.podcast.title == "Cut Before Any Item")
+        #expect(feed.podcast.description == "A feed whose transfer stopped early.")
+        #expect(
+            feed.episodes == [
+                Episode(
+                    title: "The only episode", guid: "cb-1",
+                    enclosure: Enclosure(url: "https://example.com/cb-1.mp3", length: 1000, type: "audio/mpeg"))
+            ])
+        #expect(feed.warnings == [FeedWarning(kind: .cutOff(inside: "description"), source: "cut-before-first-item.xml", line: 10)])
+    }
+
+    @Test func aCDATASectionRunningToTheEndKeepsTheItemItIsIn() throws {
+        let feed = try parse("cut-in-cdata-before-first-item.xml")
+        #expect(feed.podcast.title == "Open CDATA To The End")
+        #expect(feed.episodes.map(\.guid) == ["oc-1"])
+        #expect(feed.episodes.map(\.title) == ["Notes never closed"])
+        #expect(feed.episodes.first?.enclosure?.url == "https://example.com/oc-1.mp3")
+        #expect(feed.warnings.count == 1)
+    }
+
+    @Test func aFeedCutInsideATagKeepsWhatCameBefore() throws {
+        let feed = try parse("cut-inside-tag-before-first-item.xml")
+        #expect(feed.podcast.title == "Cut Inside A Tag")
+        // The enclosure's URL arrived whole (its closing quote too), its length did not.
+        #expect(
+            feed.episodes == [
+                Episode(title: "Enclosure cut off", guid: "ct-1", enclosure: Enclosure(url: "https://example.com/ct-1.mp3"))
+            ])
+        #expect(feed.warnings.count == 1)
     }
 
     @Test func anXMLErrorMidFeedCostsNoEpisode() throws {

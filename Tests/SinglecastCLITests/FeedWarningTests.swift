@@ -37,6 +37,20 @@ import TestSupport
         cli.removeHome()
     }
 
+    @Test(arguments: ["recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml"])
+    func bytesInvalidInTheDeclaredEncodingGetOneWarningAndNothingFromLibXML2(fixture: String) async throws {
+        let cli = try CLI()
+        let path = Fixtures.url("feeds/\(fixture)").path
+        let result = try await cli.run(["episodes", path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "warning: \(path) was repaired (not well-formed XML; first fault at line 10)\n")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let titles = (object["episodes"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles?.count == 3)
+        #expect(titles?[1].contains("\u{FFFD}") == true)
+        cli.removeHome()
+    }
+
     @Test func aDocumentThatIsNotAFeedIsStillAnError() async throws {
         let cli = try CLI()
         let path = Fixtures.url("feeds/not-a-feed.json").path

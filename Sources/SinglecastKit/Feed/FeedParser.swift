@@ -97,7 +97,9 @@ public final class FeedParser {
         }
         if !isHalted {
             reader.pointee.hasAllInput = true
+            xmlSetStructuredErrorFunc(nil) { _, _ in }
             xmlParseChunk(context, nil, 0, 1)
+            xmlSetStructuredErrorFunc(nil, nil)
         }
         try throwIfNotAFeed(atEnd: true)
         let cutOff = reader.pointee.cutOff
@@ -168,6 +170,11 @@ public final class FeedParser {
             }
             xmlCtxtUseOptions(context, Int32(options))
         }
+        // Errors libxml2 raises without the context (its encoding conversion's "I/O error :
+        // encoder error") go to this thread's handler, else to stderr. They are dropped: the
+        // parser reports the same fault through the context, with its line.
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         var offset = 0
         while offset < bytes.count, !isHalted {
             let count = min(Self.sliceSize, bytes.count - offset)

@@ -241,6 +241,7 @@ private func date(_ iso8601: String) -> Date {
         ("utf16le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
         ("utf16be-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
         ("utf32le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
+        ("euc-jp.xml", "\u{65E5}\u{672C}\u{8A9E}\u{306E}\u{30DD}\u{30C3}\u{30C9}\u{30AD}\u{30E3}\u{30B9}\u{30C8}"),
         ("blank-lines-before-declaration.xml", "After blank lines"),
         ("bom-then-whitespace.xml", "After a BOM and blank lines"),
         ("no-declaration.xml", "Sans d\u{E9}claration"),
@@ -277,7 +278,7 @@ private func date(_ iso8601: String) -> Date {
         "recover-comment-before-declaration.xml", "recover-invalid-utf8.xml", "recover-content-after-root.xml",
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
         "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
-        "cut-inside-tag-before-first-item.xml",
+        "cut-inside-tag-before-first-item.xml", "recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -507,6 +508,19 @@ private func date(_ iso8601: String) -> Date {
         let feed = try parse("recover-invalid-utf8.xml")
         #expect(feed.episodes.map(\.title) == ["Before", "Caf\u{E9} \u{FF}\u{FE} and \u{C3} cut", "After"])
         expectRepaired(feed, "recover-invalid-utf8.xml", line: 10)
+    }
+
+    @Test(arguments: [("recover-invalid-euc-jp.xml", "EUC-JP"), ("recover-invalid-shift-jis.xml", "Shift_JIS")])
+    func bytesInvalidInADeclaredEncodingBecomeReplacementCharacters(fixture: String, encoding: String) throws {
+        let feed = try parse(fixture)
+        #expect(feed.podcast.title == "\(encoding)\u{306E}\u{30E9}\u{30B8}\u{30AA}")
+        #expect(
+            feed.episodes.map(\.title) == [
+                "\u{7B2C}\u{4E00}\u{56DE} \u{306F}\u{3058}\u{3081}\u{307E}\u{3057}\u{3066}",
+                "\u{7B2C}\u{4E8C}\u{56DE} \u{FFFD} \u{FFFD} \u{3068} \u{65E5}\u{672C}\u{8A9E}",
+                "\u{7B2C}\u{4E09}\u{56DE} \u{304A}\u{308F}\u{308A}",
+            ])
+        expectRepaired(feed, fixture, line: 10)
     }
 
     @Test func contentAfterTheRootIsDropped() throws {

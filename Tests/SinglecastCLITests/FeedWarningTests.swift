@@ -37,7 +37,7 @@ import TestSupport
         cli.removeHome()
     }
 
-    @Test(arguments: ["recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml"])
+    @Test(arguments: ["recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml", "recover-invalid-utf16.xml"])
     func bytesInvalidInTheDeclaredEncodingGetOneWarningAndNothingFromLibXML2(fixture: String) async throws {
         let cli = try CLI()
         let path = Fixtures.url("feeds/\(fixture)").path

@@ -13,10 +13,11 @@ import Glibc
 ///   are never meant). So a feed that declares Latin-1 but is UTF-8, a common fault, reads
 ///   right, while real Latin-1 text is practically never valid UTF-8 (`é ` is not).
 /// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
-/// - any other declared encoding glibc's iconv knows (EUC-JP, Shift_JIS, GB18030, KOI8-R…):
-///   converts to UTF-8 with iconv, each byte that cannot be decoded becoming U+FFFD, so that
-///   one bad byte costs one character (libxml2 stops reading at it, and prints to stderr).
-/// - anything else (UTF-16, encodings iconv does not know): passes the bytes to libxml2 unchanged.
+/// - UTF-16 (by its byte order mark or its first `<`) and any other declared encoding glibc's
+///   iconv knows (EUC-JP, Shift_JIS, GB18030, KOI8-R…): converts to UTF-8 with iconv, each byte
+///   that cannot be decoded becoming U+FFFD, so that one bad byte costs one character
+///   (libxml2 stops reading at it, and prints to stderr).
+/// - anything else (encodings iconv does not know): passes the bytes to libxml2 unchanged.
 ///
 /// In what it converts or checks, it drops the C0 control characters that XML 1.0 forbids (all
 /// but tab, line feed and carriage return): text pasted into feeds carries them, and libxml2
@@ -174,7 +175,7 @@ struct FeedInputFilter {
             case .invalid:
                 noteFault()
                 converted.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
-                start += 1
+                start = min(bytes.count, start + decoder.unitSize)
             case .incomplete where !isFinal:
                 carry = Array(bytes[start...])
                 start = bytes.count
@@ -273,11 +274,10 @@ struct FeedInputFilter {
         if head.count < 4 && !isFinal { return nil }
         if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return (.utf32(bigEndian: true), 4) }
         if head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32(bigEndian: false), 4) }
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])  // UTF-16
-            || head.starts(with: [0x00, 0x3C]) || head.starts(with: [0x3C, 0x00])  // UTF-16 without a mark
-        {
-            return (.asSent, 0)
-        }
+        if head.starts(with: [0xFE, 0xFF]) { return (utf16(bigEndian: true), 2) }
+        if head.starts(with: [0xFF, 0xFE]) { return (utf16(bigEndian: false), 2) }
+        if head.starts(with: [0x00, 0x3C]) { return (utf16(bigEndian: true), 0) }  // UTF-16 without a mark
+        if head.starts(with: [0x3C, 0x00]) { return (utf16(bigEndian: false), 0) }
         let hasByteOrderMark = head.starts(with: [0xEF, 0xBB, 0xBF])
         var start = hasByteOrderMark ? 3 : 0
         while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) {
@@ -294,6 +294,10 @@ struct FeedInputFilter {
         }
         let declaration = String(decoding: head[start..<end], as: UTF8.self).lowercased()
         return (mode(forDeclaration: declaration), start)
+    }
+
+    private static func utf16(bigEndian: Bool) -> Mode {
+        IconvDecoder(encoding: bigEndian ? "UTF-16BE" : "UTF-16LE", unitSize: 2).map { .decoded($0) } ?? .asSent
     }
 
     private static func mode(forDeclaration declaration: String) -> Mode {
@@ -329,13 +333,17 @@ final class IconvDecoder {
     }
 
     private let descriptor: iconv_t
+    /// The bytes a character is made of at least (2 for UTF-16): what one that cannot be
+    /// decoded costs, so that the rest stays aligned.
+    let unitSize: Int
     /// The UTF-8 of the last ``decode(_:)``.
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// A converter from `encoding`, or nil when iconv does not know it.
-    init?(encoding: String) {
+    init?(encoding: String, unitSize: Int = 1) {
         guard let descriptor = iconv_open("UTF-8", encoding), Int(bitPattern: descriptor) != -1 else { return nil }
         self.descriptor = descriptor
+        self.unitSize = unitSize
     }
 
     deinit {

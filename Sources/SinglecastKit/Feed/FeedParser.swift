@@ -27,6 +27,8 @@ public final class FeedParser {
     private var filter = FeedInputFilter()
     private var repair = FeedMarkupRepair()
     private var hasStarted = false
+    /// Whether libxml2 converts the document's encoding itself (``FeedInputFilter/Output/asSent``).
+    private var isConverting = false
 
     /// libxml2's global set-up, which must happen once before threads use it.
     private static let initializeLibXML2: Void = xmlInitParser()
@@ -97,9 +99,7 @@ public final class FeedParser {
         }
         if !isHalted {
             reader.pointee.hasAllInput = true
-            xmlSetStructuredErrorFunc(nil) { _, _ in }
-            xmlParseChunk(context, nil, 0, 1)
-            xmlSetStructuredErrorFunc(nil, nil)
+            parseChunk(nil, count: 0, terminate: true)
         }
         try throwIfNotAFeed(atEnd: true)
         let cutOff = reader.pointee.cutOff
@@ -167,21 +167,33 @@ public final class FeedParser {
             var options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
             if output == .utf8 {
                 options |= XML_PARSE_IGNORE_ENC.rawValue
+            } else {
+                isConverting = true
             }
             xmlCtxtUseOptions(context, Int32(options))
         }
-        // Errors libxml2 raises without the context (its encoding conversion's "I/O error :
-        // encoder error") go to this thread's handler, else to stderr. They are dropped: the
-        // parser reports the same fault through the context, with its line.
-        xmlSetStructuredErrorFunc(nil) { _, _ in }
-        defer { xmlSetStructuredErrorFunc(nil, nil) }
         var offset = 0
         while offset < bytes.count, !isHalted {
             let count = min(Self.sliceSize, bytes.count - offset)
-            let slice = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
-            xmlParseChunk(context, slice, Int32(count), 0)
+            parseChunk(bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), count: count)
             offset += count
         }
+    }
+
+    private func parseChunk(_ bytes: UnsafePointer<CChar>?, count: Int, terminate: Bool = false) {
+        guard isConverting else {
+            xmlParseChunk(context, bytes, Int32(count), terminate ? 1 : 0)
+            return
+        }
+        // The errors of libxml2's encoding conversion ("I/O error : encoder error",
+        // "xmlParseChunk: encoder error") are raised without the context, so they go to this
+        // thread's handlers, else to stderr: they are dropped (the input filter converts every
+        // encoding iconv knows, so this is for those it does not).
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+        singlecast_silenceGenericErrors(1)
+        xmlParseChunk(context, bytes, Int32(count), terminate ? 1 : 0)
+        singlecast_silenceGenericErrors(0)
+        xmlSetStructuredErrorFunc(nil, nil)
     }
 
     /// Throws when the document is known not to be a feed: at its end, or once libxml2 has

@@ -279,6 +279,7 @@ private func date(_ iso8601: String) -> Date {
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
         "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
         "cut-inside-tag-before-first-item.xml", "recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml",
+        "recover-invalid-utf16.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -521,6 +522,12 @@ private func date(_ iso8601: String) -> Date {
                 "\u{7B2C}\u{4E09}\u{56DE} \u{304A}\u{308F}\u{308A}",
             ])
         expectRepaired(feed, fixture, line: 10)
+    }
+
+    @Test func aLoneSurrogateInUTF16BecomesAReplacementCharacter() throws {
+        let feed = try parse("recover-invalid-utf16.xml")
+        #expect(feed.episodes.map(\.title) == ["Before", "A lone surrogate: \u{FFFD}, then more", "After"])
+        expectRepaired(feed, "recover-invalid-utf16.xml", line: 10)
     }
 
     @Test func contentAfterTheRootIsDropped() throws {

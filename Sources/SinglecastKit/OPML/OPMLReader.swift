@@ -100,7 +100,7 @@ private final class OPMLCollector {
     private var path: [String] = []
     private var text: [UInt8] = []
     private var seen: [String: Int] = [:]
-    /// The entity never declared that the start tag being read refers to.
+    /// The entity never declared that an attribute value of the start tag being read refers to.
     private var undefinedEntityInTag: String?
 
     var isOtherRoot: Bool { root.map { $0 != "opml" } ?? false }

@@ -300,6 +300,37 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func importReadsAListWithAnInternalDTDAndReportsTheOutlinesUsingItsEntities() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]))
+        let opml = world.cli.home.appendingPathComponent("entities.opml")
+        try """
+            <?xml version="1.0"?>
+            <!DOCTYPE opml [
+              <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+              <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+              <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+            ]>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+            <outline text="Alpha" type="rss" xmlUrl="\(world.url("/a.xml"))"/>
+            <outline text="Laughs &c;" type="rss" xmlUrl="\(world.url("/c.xml"))"/>
+            <outline text="Script" type="rss" xmlUrl="javascript:alert(1)"/>
+            </body></opml>
+            """.write(to: opml, atomically: true, encoding: .utf8)
+
+        let imported = try await world.cli.run(["import", opml.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr == """
+                warning: \(opml.path): line 9 (Laughs): uses the entity &c;, which is never expanded, skipped
+                warning: \(opml.path): line 10 (Script): javascript:alert(1) is not an http or https URL, skipped
+
+                """)
+        #expect(imported.stdout.contains("Alpha: 1 new"), "\(imported.stdout)")
+        #expect(world.server.requests(for: "/c.xml").isEmpty)
+        try await world.stop()
+    }
+
     @Test func importSubscribesToEveryUsableFeedOnceAndExportWritesThemBack() async throws {
         let world = try await World.start()
         world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A2", "A1"]))

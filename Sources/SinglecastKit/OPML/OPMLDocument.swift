@@ -40,7 +40,8 @@ public struct OPMLProblem: Equatable, Sendable {
     public var line: Int
     /// The outline's title or text.
     public var title: String?
-    /// The URL as written, when there is one.
+    /// The URL as written, when there is one (never for ``Kind/undefinedEntity(name:)``, whose
+    /// URL lacks what the entity stood for).
     public var url: String?
 }
 

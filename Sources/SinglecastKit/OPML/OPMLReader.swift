@@ -135,8 +135,9 @@ private final class OPMLCollector {
         let isFeed = url != nil || ["rss", "atom", "podcast"].contains(type ?? "")
         outlines.append(Outline(isFeed: isFeed, title: title, line: line))
         if let undefined {
-            // Its values lack what the entity stood for: a wrong title, or a wrong URL.
-            problems.append(OPMLProblem(kind: .undefinedEntity(name: undefined), line: line, title: title, url: url))
+            // Its values lack what the entity stood for: a wrong title, or a wrong URL, which
+            // is not the one written, so not shown.
+            problems.append(OPMLProblem(kind: .undefinedEntity(name: undefined), line: line, title: title, url: nil))
         } else if let url, !url.isEmpty {
             offer(url, title: title)
         }

@@ -109,7 +109,7 @@ enum Words {
             case .relativeURL: "\(url) is not an absolute URL, skipped"
             case .unsupportedScheme: "\(url) is not an http or https URL, skipped"
             case .missingURL: " a feed outline without xmlUrl, skipped"
-            case .undefinedEntity(let name): "\(url) uses the entity &\(name);, which is never expanded, skipped"
+            case .undefinedEntity(let name): " uses the entity &\(name);, which is never expanded, skipped"
             }
         return "line \(problem.line)\(title):" + what
     }

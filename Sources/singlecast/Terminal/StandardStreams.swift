@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// A failed write never goes unseen. When the reader of standard output has gone
 /// (`singlecast episodes URL --json | head`), the process stops at once, quietly, with status
-/// 141 (128 + SIGPIPE): what the shell reports for a tool that SIGPIPE ends. Singlecast learns
-/// of it as EPIPE, since SIGPIPE is ignored once SwiftNIO has run. Any other failure to write
+/// 141 (128 + SIGPIPE): what the shell reports for a tool that SIGPIPE ends, as it ends this
+/// process too while SIGPIPE is not ignored. Once SwiftNIO has run, SIGPIPE is ignored and the
+/// closed pipe arrives here as EPIPE. Any other failure to write
 /// standard output (a full disk, a closed descriptor) is said on standard error and ends the
 /// command with status 1. A failure to write standard error itself is ignored: there is
 /// nowhere left to say it.

@@ -44,7 +44,13 @@ MISMATCH = ("a misspelled end tag (</titel>) and stray ones (</b>, </p>) in the 
 OPEN_CDATA = ("an unterminated CDATA section: feedparser swallows the rest of the feed into one description; "
               "Singlecast ends the section with its element and keeps the items after it")
 CUT_OFF = ("a document cut off inside an item: feedparser keeps the partial item (its guid or title cut short, "
-           "so a duplicate episode once the feed is whole); Singlecast keeps the complete items and warns")
+           "so a duplicate episode once the feed is whole); Singlecast keeps the complete items, the cut one only "
+           "when its guid, link or enclosure arrived whole, and warns")
+CUT_IN_TAG = ("a document cut off inside an <enclosure> tag after its url attribute, quotes closed: Singlecast keeps "
+              "that URL, feedparser drops the whole tag")
+DECLARED = ("bytes invalid in the declared encoding (EUC-JP, Shift_JIS): Singlecast reads the document in that "
+            "encoding with U+FFFD for those bytes; feedparser drops the declared encoding and garbles every letter")
+SURROGATE = "a lone surrogate in a UTF-16 feed: Singlecast puts U+FFFD there and reads on; feedparser reads nothing"
 PERCENT = ("the same URL: Singlecast writes it percent-encoded as RFC 3986 requires (spaces, non-ASCII, "
            "a stray %, brackets in the path), feedparser leaves the raw text")
 CP1252 = ("bytes that are not UTF-8 in a UTF-8 feed: they are Windows-1252 (the usual paste), "
@@ -76,6 +82,12 @@ known("realistic/ill-unterminated-cdata.xml", [None], "episode count", OPEN_CDAT
 known("feeds/truncated.xml", [None], "episode count", CUT_OFF)
 known("realistic/ill-truncated-download.xml", [None], "episode count", CUT_OFF)
 known("feeds/urls-needing-escapes.xml", [1, 3, 4], "enclosure url", PERCENT)
+known("feeds/cut-inside-tag-before-first-item.xml", [1], "enclosure url", CUT_IN_TAG)
+for fixture in ("feeds/recover-invalid-euc-jp.xml", "feeds/recover-invalid-shift-jis.xml"):
+    known(fixture, [None], "podcast title", DECLARED)
+    known(fixture, [1, 2, 3], "title", DECLARED)
+known("feeds/recover-invalid-utf16.xml", [None], "podcast title", SURROGATE)
+known("feeds/recover-invalid-utf16.xml", [None], "episode count", SURROGATE)
 known("feeds/utf8-with-cp1252-bytes.xml", [None], "podcast title", CP1252)
 known("feeds/utf8-with-cp1252-bytes.xml", [1], "title", CP1252)
 known("realistic/ill-cp1252-bytes-in-utf8.xml", [None], "podcast title", CP1252)

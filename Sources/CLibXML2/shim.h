@@ -22,4 +22,17 @@ static inline void singlecast_xmlFree(void *pointer) {
     xmlFree(pointer);
 }
 
+/// libxml2 prints a few errors with its "generic" handler, to stderr, whatever the SAX
+/// callbacks say (`xmlParseChunk: encoder error`). That handler is variadic, which Swift
+/// cannot write: this one drops what it is given.
+static inline void singlecast_dropGenericError(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+/// Drops libxml2's generic errors on this thread (`silenced`), or prints them again.
+static inline void singlecast_silenceGenericErrors(int silenced) {
+    xmlSetGenericErrorFunc(NULL, silenced ? singlecast_dropGenericError : NULL);
+}
+
 #endif

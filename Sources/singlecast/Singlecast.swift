@@ -1,4 +1,5 @@
 import ArgumentParser
+import SinglecastKit
 
 @main
 struct Singlecast: AsyncParsableCommand {
@@ -10,6 +11,7 @@ struct Singlecast: AsyncParsableCommand {
             PODCAST arguments name a subscription as @N (its number in `singlecast podcasts`), \
             by feed URL, or by a part of its title; a bare number N is a search result.
             """,
+        version: SinglecastVersion.current,
         subcommands: [
             Search.self, Episodes.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,

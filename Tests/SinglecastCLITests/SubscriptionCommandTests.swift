@@ -200,6 +200,36 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func aPermanentMoveAnsweredNotModifiedIsRecorded() async throws {
+        let world = try await World.start()
+        let feed = Self.feed("Moving", items: ["M1"])
+        world.serveFeed("/http.xml", feed, etag: "\"m1\"")
+        let subscribed = try await world.cli.run(["subscribe", world.url("/http.xml")])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        // The same feed, same ETag, now reached through a 301 then a 308: the final answer is 304.
+        world.server.remove(path: "/http.xml")
+        world.serveFeed("/https.xml", feed, etag: "\"m1\"")
+        world.server.redirect(path: "/http.xml", to: "/step.xml", status: 301)
+        world.server.redirect(path: "/step.xml", to: "/https.xml", status: 308)
+
+        let update = try await world.cli.run(["update", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [[String: Any]])
+        #expect(results.first?["status"] as? String == "moved")
+        #expect(results.first?["feedURL"] as? String == world.url("/https.xml"))
+        #expect(world.server.requests(for: "/https.xml").last?.header("If-None-Match") == "\"m1\"")
+
+        world.server.clearRequests()
+        let again = try await world.cli.run(["update", "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let next = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [[String: Any]])
+        #expect(next.first?["status"] as? String == "not-modified")
+        #expect(next.first?["feedURL"] as? String == world.url("/https.xml"))
+        #expect(world.server.requests(for: "/http.xml").isEmpty, "the move was remembered")
+        #expect(world.server.requests(for: "/https.xml").count == 1)
+        try await world.stop()
+    }
+
     @Test func failuresStayWithTheirPodcastAndGoneFeedsAreNoLongerFetched() async throws {
         let world = try await World.start()
         for name in ["ok", "missing", "broken", "gone", "stalled", "html"] {
@@ -318,6 +348,37 @@ import TestSupport
         // By number it still can.
         #expect(try await world.cli.run(["download", "1", "--feed", "@1"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: file.path))
+        try await world.stop()
+    }
+
+    @Test func importReadsAListWithAnInternalDTDAndReportsTheOutlinesUsingItsEntities() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]))
+        let opml = world.cli.home.appendingPathComponent("entities.opml")
+        try """
+            <?xml version="1.0"?>
+            <!DOCTYPE opml [
+              <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+              <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+              <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+            ]>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+            <outline text="Alpha" type="rss" xmlUrl="\(world.url("/a.xml"))"/>
+            <outline text="Laughs &c;" type="rss" xmlUrl="\(world.url("/c.xml"))"/>
+            <outline text="Script" type="rss" xmlUrl="javascript:alert(1)"/>
+            </body></opml>
+            """.write(to: opml, atomically: true, encoding: .utf8)
+
+        let imported = try await world.cli.run(["import", opml.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr == """
+                warning: \(opml.path): line 9 (Laughs): uses the entity &c;, which is never expanded, skipped
+                warning: \(opml.path): line 10 (Script): javascript:alert(1) is not an http or https URL, skipped
+
+                """)
+        #expect(imported.stdout.contains("Alpha: 1 new"), "\(imported.stdout)")
+        #expect(world.server.requests(for: "/c.xml").isEmpty)
         try await world.stop()
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Sits between the caller's bytes and libxml2 and makes sure libxml2 reads the text the
 /// publisher meant.
 ///
@@ -11,7 +13,11 @@
 ///   are never meant). So a feed that declares Latin-1 but is UTF-8, a common fault, reads
 ///   right, while real Latin-1 text is practically never valid UTF-8 (`é ` is not).
 /// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
-/// - anything else (UTF-16, other declared encodings): passes the bytes to libxml2 unchanged.
+/// - UTF-16 (by its byte order mark or its first `<`) and any other declared encoding glibc's
+///   iconv knows (EUC-JP, Shift_JIS, GB18030, KOI8-R…): converts to UTF-8 with iconv, each byte
+///   that cannot be decoded becoming U+FFFD, so that one bad byte costs one character
+///   (libxml2 stops reading at it, and prints to stderr).
+/// - anything else (encodings iconv does not know): passes the bytes to libxml2 unchanged.
 ///
 /// In what it converts or checks, it drops the C0 control characters that XML 1.0 forbids (all
 /// but tab, line feed and carriage return): text pasted into feeds carries them, and libxml2
@@ -31,8 +37,10 @@ struct FeedInputFilter {
         /// document declares that encoding.
         case utf8(fallback: SingleByteEncoding, isDeclared: Bool)
         /// UTF-8 with Windows-1252 for the bytes that are not: what undeclared documents get.
-        static let utf8 = Mode.utf8(fallback: .windows1252, isDeclared: false)
+        static var utf8: Mode { .utf8(fallback: .windows1252, isDeclared: false) }
         case utf32(bigEndian: Bool)
+        /// A declared encoding, decoded with iconv.
+        case decoded(IconvDecoder)
         case asSent
     }
 
@@ -130,6 +138,55 @@ struct FeedInputFilter {
             }
             carry = Array(units[whole...])
             try emitConverted(emit)
+        case .decoded(let decoder):
+            converted.removeAll(keepingCapacity: true)
+            if carry.isEmpty {
+                try decode(bytes, with: decoder, isFinal: isFinal, emit: emit)
+            } else {
+                let joined = carry + bytes
+                carry = []
+                try joined.withUnsafeBytes { try decode($0, with: decoder, isFinal: isFinal, emit: emit) }
+            }
+        }
+    }
+
+    // MARK: - Other declared encodings
+
+    /// Decodes `bytes` to UTF-8 with `decoder`: a byte that cannot be decoded becomes U+FFFD,
+    /// the forbidden control characters are dropped, and a sequence the chunk cuts off waits
+    /// in `carry` for the next one.
+    private mutating func decode(
+        _ bytes: UnsafeRawBufferPointer, with decoder: IconvDecoder, isFinal: Bool, emit: Emit
+    ) throws {
+        var start = 0
+        while start < bytes.count {
+            let step = decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            for byte in step.output {
+                if UTF8Sequence.isForbiddenControl(byte) {
+                    noteFault()
+                } else {
+                    converted.append(byte)
+                }
+            }
+            start += step.consumed
+            switch step.stop {
+            case .end:
+                break
+            case .invalid:
+                noteFault()
+                converted.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
+                start = min(bytes.count, start + decoder.unitSize)
+            case .incomplete where !isFinal:
+                carry = Array(bytes[start...])
+                start = bytes.count
+            case .incomplete:
+                noteFault()
+                converted.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                start = bytes.count
+            }
+        }
+        if !converted.isEmpty || convertedFault != nil {
+            try emitConverted(emit)
         }
     }
 
@@ -217,11 +274,10 @@ struct FeedInputFilter {
         if head.count < 4 && !isFinal { return nil }
         if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return (.utf32(bigEndian: true), 4) }
         if head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32(bigEndian: false), 4) }
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])  // UTF-16
-            || head.starts(with: [0x00, 0x3C]) || head.starts(with: [0x3C, 0x00])  // UTF-16 without a mark
-        {
-            return (.asSent, 0)
-        }
+        if head.starts(with: [0xFE, 0xFF]) { return (utf16(bigEndian: true), 2) }
+        if head.starts(with: [0xFF, 0xFE]) { return (utf16(bigEndian: false), 2) }
+        if head.starts(with: [0x00, 0x3C]) { return (utf16(bigEndian: true), 0) }  // UTF-16 without a mark
+        if head.starts(with: [0x3C, 0x00]) { return (utf16(bigEndian: false), 0) }
         let hasByteOrderMark = head.starts(with: [0xEF, 0xBB, 0xBF])
         var start = hasByteOrderMark ? 3 : 0
         while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) {
@@ -240,6 +296,10 @@ struct FeedInputFilter {
         return (mode(forDeclaration: declaration), start)
     }
 
+    private static func utf16(bigEndian: Bool) -> Mode {
+        IconvDecoder(encoding: bigEndian ? "UTF-16BE" : "UTF-16LE", unitSize: 2).map { .decoded($0) } ?? .asSent
+    }
+
     private static func mode(forDeclaration declaration: String) -> Mode {
         guard let range = declaration.range(of: "encoding") else { return .utf8 }
         let value = declaration[range.upperBound...]
@@ -252,9 +312,66 @@ struct FeedInputFilter {
             return .utf8(fallback: .windows1252, isDeclared: true)
         case "iso-8859-15", "iso8859-15", "latin-9", "latin9":
             return .utf8(fallback: .iso8859_15, isDeclared: true)
-        default:
+        case let name where name.hasPrefix("utf-16") || name.hasPrefix("utf-32") || name.hasPrefix("ucs"):
             return .asSent
+        default:
+            return IconvDecoder(encoding: String(value)).map { .decoded($0) } ?? .asSent
         }
+    }
+}
+
+/// One of glibc's iconv converters, from a declared encoding to UTF-8.
+final class IconvDecoder {
+    /// Why a ``decode(_:)`` stopped.
+    enum Stop {
+        /// Every byte was decoded.
+        case end
+        /// The byte at `consumed` cannot be decoded.
+        case invalid
+        /// The bytes from `consumed` on start a sequence that they do not complete.
+        case incomplete
+    }
+
+    private let descriptor: iconv_t
+    /// The bytes a character is made of at least (2 for UTF-16): what one that cannot be
+    /// decoded costs, so that the rest stays aligned.
+    let unitSize: Int
+    /// The UTF-8 of the last ``decode(_:)``.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// A converter from `encoding`, or nil when iconv does not know it.
+    init?(encoding: String, unitSize: Int = 1) {
+        guard let descriptor = iconv_open("UTF-8", encoding), Int(bitPattern: descriptor) != -1 else { return nil }
+        self.descriptor = descriptor
+        self.unitSize = unitSize
+    }
+
+    deinit {
+        iconv_close(descriptor)
+    }
+
+    /// Decodes the start of `input`, up to 64 KiB of UTF-8 at a time: returns the UTF-8,
+    /// how many bytes of `input` it stands for, and why it stopped there.
+    func decode(_ input: UnsafeRawBufferPointer) -> (output: ArraySlice<UInt8>, consumed: Int, stop: Stop) {
+        guard let base = input.baseAddress, !input.isEmpty else { return ([], 0, .end) }
+        var source = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self))
+        var sourceLeft = input.count
+        let (produced, failure) = buffer.withUnsafeMutableBytes { output in
+            var target: UnsafeMutablePointer<CChar>? = output.baseAddress!.assumingMemoryBound(to: CChar.self)
+            var targetLeft = output.count
+            var from: UnsafeMutablePointer<CChar>? = source
+            let result = iconv(descriptor, &from, &sourceLeft, &target, &targetLeft)
+            source = from!
+            return (output.count - targetLeft, result == -1 ? errno : 0)
+        }
+        let consumed = input.count - sourceLeft
+        let stop: Stop
+        switch failure {
+        case EILSEQ: stop = .invalid
+        case EINVAL: stop = .incomplete
+        default: stop = .end  // done, or the output is full (E2BIG): the caller goes on
+        }
+        return (buffer[..<produced], consumed, stop)
     }
 }
 

@@ -25,8 +25,9 @@ public struct FeedLoader: Sendable {
 
     /// What a conditional fetch found.
     public enum Fetch: Sendable {
-        /// The server answered 304 Not Modified.
-        case notModified
+        /// The server answered 304 Not Modified; `permanentURL` is the URL to remember for the
+        /// feed, as for a body: a 301 or 308 chain is a move whatever its final answer.
+        case notModified(permanentURL: URL)
         /// The feed's response, whose body is still to be read.
         case body(FeedBody)
     }
@@ -115,7 +116,7 @@ public struct FeedLoader: Sendable {
         if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
         if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
         let response = try await session.get(url, headers: headers)
-        if response.status == 304 { return .notModified }
+        if response.status == 304 { return .notModified(permanentURL: response.permanentURL) }
         guard (200..<300).contains(response.status) else {
             throw HTTPError(.status(response.status), url: response.finalURL)
         }

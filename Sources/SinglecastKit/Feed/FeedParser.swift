@@ -27,6 +27,8 @@ public final class FeedParser {
     private var filter = FeedInputFilter()
     private var repair = FeedMarkupRepair()
     private var hasStarted = false
+    /// Whether libxml2 converts the document's encoding itself (``FeedInputFilter/Output/asSent``).
+    private var isConverting = false
 
     /// libxml2's global set-up, which must happen once before threads use it.
     private static let initializeLibXML2: Void = xmlInitParser()
@@ -79,11 +81,12 @@ public final class FeedParser {
 
     /// Parses the end of the document and returns the feed.
     ///
-    /// An ill-formed feed yields what could be read and one warning; a feed cut off after
-    /// complete episodes yields those episodes and a warning (the episode cut off is dropped).
+    /// An ill-formed feed yields what could be read and one warning; a feed cut off yields the
+    /// podcast, the complete episodes and a warning; the episode cut off is kept when what
+    /// arrived of it identifies it (see ``FeedReader/keepCutOffEpisode()``).
     ///
     /// - Throws: `FeedError` when the document is empty, is not a feed, or is cut off before
-    ///   any episode is complete.
+    ///   it names the podcast or holds an episode.
     public func finish() throws -> Feed {
         if !isHalted {
             try filter.process(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true, emit: repairAndPush)
@@ -96,12 +99,15 @@ public final class FeedParser {
         }
         if !isHalted {
             reader.pointee.hasAllInput = true
-            xmlParseChunk(context, nil, 0, 1)
+            parseChunk(nil, count: 0, terminate: true)
         }
         try throwIfNotAFeed(atEnd: true)
         let cutOff = reader.pointee.cutOff
-        if let cutOff, reader.pointee.completedEpisodes == 0 {
-            throw FeedError.invalidXML(source: source, line: cutOff.line, message: cutOff.message)
+        if let cutOff {
+            reader.pointee.keepCutOffEpisode()
+            if reader.pointee.completedEpisodes == 0, !reader.pointee.hasPodcastTitle {
+                throw FeedError.invalidXML(source: source, line: cutOff.line, message: cutOff.message)
+            }
         }
         var warning: FeedWarning?
         if let line = [repair.firstFaultLine, reader.pointee.firstFaultLine].compactMap({ $0 }).min() {
@@ -161,16 +167,33 @@ public final class FeedParser {
             var options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
             if output == .utf8 {
                 options |= XML_PARSE_IGNORE_ENC.rawValue
+            } else {
+                isConverting = true
             }
             xmlCtxtUseOptions(context, Int32(options))
         }
         var offset = 0
         while offset < bytes.count, !isHalted {
             let count = min(Self.sliceSize, bytes.count - offset)
-            let slice = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
-            xmlParseChunk(context, slice, Int32(count), 0)
+            parseChunk(bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), count: count)
             offset += count
         }
+    }
+
+    private func parseChunk(_ bytes: UnsafePointer<CChar>?, count: Int, terminate: Bool = false) {
+        guard isConverting else {
+            xmlParseChunk(context, bytes, Int32(count), terminate ? 1 : 0)
+            return
+        }
+        // The errors of libxml2's encoding conversion ("I/O error : encoder error",
+        // "xmlParseChunk: encoder error") are raised without the context, so they go to this
+        // thread's handlers, else to stderr: they are dropped (the input filter converts every
+        // encoding iconv knows, so this is for those it does not).
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+        singlecast_silenceGenericErrors(1)
+        xmlParseChunk(context, bytes, Int32(count), terminate ? 1 : 0)
+        singlecast_silenceGenericErrors(0)
+        xmlSetStructuredErrorFunc(nil, nil)
     }
 
     /// Throws when the document is known not to be a feed: at its end, or once libxml2 has

@@ -125,6 +125,20 @@ struct FeedReader {
         return url.host ?? source
     }
 
+    /// Whether the feed names the podcast (`<title>` or `<itunes:title>`).
+    var hasPodcastTitle: Bool { podcast.title != nil || podcast.itunesTitle != nil }
+
+    /// For a document cut off inside an item: keeps the item when what arrived of it whole
+    /// identifies it (a guid, a link or an enclosure), so that the next fetch of the whole feed
+    /// updates it instead of adding another. The field cut off is dropped, as feedparser does.
+    mutating func keepCutOffEpisode() {
+        guard scopes.contains(where: { $0.scope == .item }) else { return }
+        let cut = episode.episode(podcastTitle: podcast.title ?? podcast.itunesTitle ?? fallbackTitle)
+        guard cut.identity != nil else { return }
+        episodes.append(cut)
+        completedEpisodes += 1
+    }
+
     /// The episodes completed since the last call; they are no longer part of ``feed(source:)``.
     mutating func takeEpisodes() -> [Episode] {
         defer { episodes.removeAll(keepingCapacity: true) }

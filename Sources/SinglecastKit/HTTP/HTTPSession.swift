@@ -20,7 +20,7 @@ public final class HTTPSession: Sendable {
     /// How a session behaves.
     public struct Configuration: Sendable {
         /// Sent with every request; some podcast hosts refuse requests without one.
-        public var userAgent: String = "Singlecast/1.0 (Linux; podcast client)"
+        public var userAgent: String = "Singlecast/\(SinglecastVersion.current) (Linux; podcast client)"
         /// How long connecting may take.
         public var connectTimeout: Duration = .seconds(10)
         /// How long the server may go without sending a byte.

@@ -149,6 +149,15 @@ extension Library {
         }
     }
 
+    /// Stores a subscription's new feed URL, for a feed that moved for good while its content
+    /// stayed the same (its new URL answered 304 Not Modified); the validators stay valid.
+    /// Throws when another podcast is stored under that URL.
+    public func recordMove(podcastID: Int64, to feedKey: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE podcast SET feedKey = ? WHERE id = ?", arguments: [feedKey, podcastID])
+        }
+    }
+
     /// Records how an update of a subscription went (its status, and when it last succeeded).
     static func record(_ result: UpdateResult, podcastID: Int64, db: Database) throws {
         let detail: String?

@@ -18,8 +18,8 @@ public struct FeedWarning: Equatable, Sendable {
         /// Faults such as a bare `&`, an undefined entity, a mismatched tag or a byte invalid in
         /// the encoding were repaired, and everything that could be read was kept.
         case repaired
-        /// The document ends early, inside the element named (when known): the episodes
-        /// complete before that were kept, the one cut off dropped.
+        /// The document ends early, inside the element named (when known): what came before
+        /// was kept, the episode cut off too when what arrived of it identifies it.
         case cutOff(inside: String?)
     }
 

@@ -31,13 +31,17 @@ public struct OPMLProblem: Equatable, Sendable {
         case unsupportedScheme
         /// A feed outline (`type="rss"`) without `xmlUrl` or `url`.
         case missingURL
+        /// The outline refers to an entity that is never expanded (one the file's DTD
+        /// defines, or none does), so its title or URL cannot be read as meant.
+        case undefinedEntity(name: String)
     }
 
     public var kind: Kind
     public var line: Int
     /// The outline's title or text.
     public var title: String?
-    /// The URL as written, when there is one.
+    /// The URL as written, when there is one (never for ``Kind/undefinedEntity(name:)``, whose
+    /// URL lacks what the entity stood for).
     public var url: String?
 }
 

@@ -4,6 +4,11 @@ import Foundation
 /// Reads OPML subscription lists (gPodder's, newsboat's, most podcast apps') with libxml2's
 /// SAX2 parser and the feed parser's protections: no entity is ever declared or expanded, no
 /// DTD or external entity is loaded, the network is never touched, and libxml2 never prints.
+///
+/// A file with an internal DTD is read all the same, in time and memory linear in its size
+/// ("billion laughs" included): the entities it defines are never expanded, so an outline
+/// that uses one (in its title or its URL, which would then be read wrong) is reported by line
+/// as unusable, and the others are imported.
 public enum OPMLReader {
     /// The largest file accepted.
     public static let maximumSize = 64 * 1_048_576
@@ -28,7 +33,9 @@ public enum OPMLReader {
             xmlFreeParserCtxt(context)
         }
         collector.context = context
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        // Recovering from the references to entities that are never declared; any other
+        // fatal error still stops the parse (see OPMLCollector.error).
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue))
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count, collector.firstError == nil, !collector.isOtherRoot {
@@ -93,6 +100,8 @@ private final class OPMLCollector {
     private var path: [String] = []
     private var text: [UInt8] = []
     private var seen: [String: Int] = [:]
+    /// The entity never declared that an attribute value of the start tag being read refers to.
+    private var undefinedEntityInTag: String?
 
     var isOtherRoot: Bool { root.map { $0 != "opml" } ?? false }
 
@@ -103,6 +112,9 @@ private final class OPMLCollector {
     private var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 0 }
 
     func start(_ localname: UnsafePointer<xmlChar>?, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int) {
+        keepReadingReferences()
+        let undefined = undefinedEntityInTag
+        undefinedEntityInTag = nil
         let name = localname.map { String(cString: $0) } ?? ""
         if root == nil { root = name }
         path.append(name)
@@ -122,10 +134,17 @@ private final class OPMLCollector {
         let url = (values["xmlurl"] ?? values["url"])?.trimmingCharacters(in: .whitespacesAndNewlines)
         let isFeed = url != nil || ["rss", "atom", "podcast"].contains(type ?? "")
         outlines.append(Outline(isFeed: isFeed, title: title, line: line))
-        if let url, !url.isEmpty { offer(url, title: title) }
+        if let undefined {
+            // Its values lack what the entity stood for: a wrong title, or a wrong URL, which
+            // is not the one written, so not shown.
+            problems.append(OPMLProblem(kind: .undefinedEntity(name: undefined), line: line, title: title, url: nil))
+        } else if let url, !url.isEmpty {
+            offer(url, title: title)
+        }
     }
 
     func end() {
+        keepReadingReferences()
         if path.last == "title", path.dropLast().last == "head" {
             let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if !value.isEmpty { title = value }
@@ -140,11 +159,28 @@ private final class OPMLCollector {
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
+        keepReadingReferences()
         guard let bytes, path.last == "title" else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
+    /// Once a document has had an error, libxml2 (2.9) drops every entity reference in text,
+    /// `&amp;` too; it is told again that all is well after each one it recovered from.
+    private func keepReadingReferences() {
+        if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
+    }
+
+    /// Records the first fatal error, which stops the parse, except a reference to an entity
+    /// that is never declared (any the document defines), which costs only the outline whose
+    /// attribute value holds it (in text, it costs only itself).
     func error(_ error: xmlError) {
+        let code = xmlParserErrors(UInt32(error.code))
+        if code == XML_ERR_UNDECLARED_ENTITY || code == XML_WAR_UNDECLARED_ENTITY {
+            if context?.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE, undefinedEntityInTag == nil {
+                undefinedEntityInTag = error.str1.map { String(cString: $0) } ?? "?"
+            }
+            return
+        }
         guard error.level == XML_ERR_FATAL, firstError == nil else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         firstError = XMLError(line: Int(error.line), message: message.trimmingCharacters(in: .whitespacesAndNewlines))

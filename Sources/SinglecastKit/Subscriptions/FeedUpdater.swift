@@ -114,8 +114,17 @@ public struct FeedUpdater: Sendable {
             return (.ok, nil, saved)
         }
         let loader = FeedLoader(session: session)
-        guard case .body(let body) = try await loader.fetch(url, validators: summary.validators) else {
-            return (.notModified, nil, nil)
+        let body: FeedLoader.FeedBody
+        switch try await loader.fetch(url, validators: summary.validators) {
+        case .body(let fetched):
+            body = fetched
+        case .notModified(let permanentURL):
+            // Unchanged, perhaps at a new URL (the everyday move from http to https): the move
+            // is recorded all the same, so that later updates go there directly.
+            let key = permanentURL.absoluteString
+            guard key != podcast.feedKey else { return (.notModified, nil, nil) }
+            try await library.recordMove(podcastID: podcast.id, to: key)
+            return (.moved(from: podcast.feedKey, to: key), nil, nil)
         }
         let key = body.permanentURL.absoluteString
         let status: UpdateStatus = key == podcast.feedKey ? .ok : .moved(from: podcast.feedKey, to: key)

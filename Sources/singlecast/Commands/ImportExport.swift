@@ -64,7 +64,7 @@ extension Singlecast {
                     throw ExportError(path: file, detail: error.localizedDescription)
                 }
             } else {
-                FileHandle.standardOutput.write(data)
+                StandardStreams.write(data, to: STDOUT_FILENO)
             }
         }
     }

@@ -41,7 +41,7 @@ enum JSONEventLine {
         }
         guard var data = try? JSONStyle.lines.encode(line) else { return }
         data.append(0x0A)
-        FileHandle.standardOutput.write(data)
+        StandardStreams.write(data, to: STDOUT_FILENO)
     }
 
     private static func make(_ name: String, _ download: Download) -> Line {

@@ -5,7 +5,7 @@ import SinglecastKit
 func printJSON<Value: Encodable>(_ value: Value) throws {
     var data = try JSONStyle.pretty.encode(value)
     data.append(0x0A)
-    FileHandle.standardOutput.write(data)
+    StandardStreams.write(data, to: STDOUT_FILENO)
 }
 
 /// The JSON configurations of `--json`: ISO 8601 dates, sorted keys, slashes unescaped.
@@ -25,12 +25,12 @@ enum JSONStyle {
 
 /// Writes a line to standard output at once, unbuffered (for output that follows events).
 func printNow(_ line: String, newline: Bool = true) {
-    FileHandle.standardOutput.write(Data((newline ? line + "\n" : line).utf8))
+    StandardStreams.write(newline ? line + "\n" : line, to: STDOUT_FILENO)
 }
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStreams.write(line + "\n", to: STDERR_FILENO)
 }
 
 /// Human-readable figures for tables and progress lines.

@@ -110,7 +110,7 @@ enum PodcastJSONWriter {
     }
 }
 
-/// A buffered writer of JSON text to standard output.
+/// A buffered writer of JSON text to standard output (through ``StandardStreams``).
 struct JSONOutput {
     private var buffer: [UInt8] = []
 
@@ -206,14 +206,7 @@ struct JSONOutput {
     }
 
     mutating func flush() {
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
+        buffer.withUnsafeBytes { StandardStreams.write($0, to: STDOUT_FILENO) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -26,7 +26,7 @@ final class ProgressRenderer: Sendable {
         var linesOnScreen = 0
         var lastDraw = ContinuousClock.Instant.now - .seconds(1)
         /// Text produced under the lock, written by ``flush(_:)`` outside it.
-        var pending: [(String, FileHandle)] = []
+        var pending: [(String, descriptor: Int32)] = []
     }
 
     private let mode: Mode
@@ -154,7 +154,7 @@ final class ProgressRenderer: Sendable {
     private func say(_ line: String, in state: inout State, toError: Bool = false) {
         if mode == .live { clearLive(&state) }
         if toError {
-            state.pending.append((line + "\n", FileHandle.standardError))
+            state.pending.append((line + "\n", STDERR_FILENO))
         } else {
             write(line + "\n", in: &state)
         }
@@ -180,7 +180,7 @@ final class ProgressRenderer: Sendable {
     }
 
     private func write(_ text: String, in state: inout State) {
-        state.pending.append((text, FileHandle.standardOutput))
+        state.pending.append((text, STDOUT_FILENO))
     }
 
     /// Hands what the event produced to the output queue, which writes it in order: a slow
@@ -190,7 +190,7 @@ final class ProgressRenderer: Sendable {
         let pending = state.pending
         state.pending.removeAll()
         Self.output.async {
-            for (text, handle) in pending { handle.write(Data(text.utf8)) }
+            for (text, descriptor) in pending { StandardStreams.write(text, to: descriptor) }
         }
     }
 

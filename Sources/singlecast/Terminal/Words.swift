@@ -126,6 +126,7 @@ enum Words {
             case .relativeURL: "\(url) is not an absolute URL, skipped"
             case .unsupportedScheme: "\(url) is not an http or https URL, skipped"
             case .missingURL: " a feed outline without xmlUrl, skipped"
+            case .undefinedEntity(let name): " uses the entity &\(name);, which is never expanded, skipped"
             }
         return "line \(problem.line)\(title):" + what
     }
@@ -139,8 +140,13 @@ enum Words {
             return "\(source) was repaired (not well-formed XML; first fault at line \(warning.line))"
         case .cutOff(let element):
             let inside = element.map { " (inside <\($0)>)" } ?? ""
-            return "\(source) ends early at line \(warning.line)\(inside); the episodes before it were kept"
+            return "\(source) ends early at line \(warning.line)\(inside); what came before it was kept"
         }
+    }
+
+    /// `Error: cannot write to standard output: No space left on device`.
+    static func outputFailed(errno: Int32) -> String {
+        "Error: cannot write to standard output: \(String(cString: strerror(errno)))"
     }
 
     /// `ok`, `not modified`, `moved to URL`, `gone (410)`, or the error.

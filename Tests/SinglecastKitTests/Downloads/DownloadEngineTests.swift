@@ -434,7 +434,10 @@ struct DownloadEngineTests {
             #expect(record.failure?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
             #expect(record.receivedBytes == 1_000_000)
             #expect(h.partSize(URL(fileURLWithPath: record.file)) == 1_000_000)
-            #expect(h.server.requests(for: "/ep.mp3").count == 6)
+            // Five answers in a row that brought nothing past the first megabyte (a loaded machine
+            // may need more than one try to get that far).
+            let fruitless = h.server.requests(for: "/ep.mp3").filter { $0.header("Range") == "bytes=1000000-" }
+            #expect(fruitless.count == 5)
         }
     }
 

@@ -241,6 +241,7 @@ private func date(_ iso8601: String) -> Date {
         ("utf16le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
         ("utf16be-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
         ("utf32le-bom.xml", "Caf\u{E9} \u{65E5}\u{672C} \u{1F3A7}"),
+        ("euc-jp.xml", "\u{65E5}\u{672C}\u{8A9E}\u{306E}\u{30DD}\u{30C3}\u{30C9}\u{30AD}\u{30E3}\u{30B9}\u{30C8}"),
         ("blank-lines-before-declaration.xml", "After blank lines"),
         ("bom-then-whitespace.xml", "After a BOM and blank lines"),
         ("no-declaration.xml", "Sans d\u{E9}claration"),
@@ -276,7 +277,9 @@ private func date(_ iso8601: String) -> Date {
         "recover-mismatched-end-tag.xml", "recover-missing-end-tag.xml", "recover-unterminated-cdata.xml",
         "recover-comment-before-declaration.xml", "recover-invalid-utf8.xml", "recover-content-after-root.xml",
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
-        "fuzz-long-doctype-in-small-chunks.xml",
+        "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
+        "cut-inside-tag-before-first-item.xml", "recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml",
+        "recover-invalid-utf16.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -296,9 +299,50 @@ private func date(_ iso8601: String) -> Date {
         #expect(feed.warnings == [FeedWarning(kind: .cutOff(inside: "title"), source: "truncated.xml", line: 14)])
     }
 
-    @Test func cutOffBeforeAnyEpisodeIsAnError() {
+    @Test func cutOffBeforeAnyEpisodeKeepsThePodcast() throws {
         let data = Data("<rss><channel><title>Cut</title><item><title>On".utf8)
+        let feed = try FeedParser.parse(data, baseURL: nil, source: "cut.xml")
+        #expect(feed.podcast.title == "Cut")
+        #expect(feed.episodes.isEmpty, "nothing identifies the item cut off")
+        #expect(feed.warnings.map(\.kind) == [.cutOff(inside: "title")])
+    }
+
+    @Test func cutOffBeforeThePodcastIsNamedIsAnError() {
+        let data = Data("<rss><channel><descrip".utf8)
         #expect(throws: FeedError.self) { try FeedParser.parse(data, baseURL: nil, source: "cut.xml") }
+    }
+
+    @Test func aFeedCutInsideItsFirstItemKeepsThePodcastAndTheItem() throws {
+        let feed = try parse("cut-before-first-item.xml")
+        #expect(feed.podcast.title == "Cut Before Any Item")
+        #expect(feed.podcast.description == "A feed whose transfer stopped early.")
+        #expect(
+            feed.episodes == [
+                Episode(
+                    title: "The only episode", guid: "cb-1",
+                    enclosure: Enclosure(url: "https://example.com/cb-1.mp3", length: 1000, type: "audio/mpeg"))
+            ])
+        #expect(feed.warnings == [FeedWarning(kind: .cutOff(inside: "description"), source: "cut-before-first-item.xml", line: 10)])
+    }
+
+    @Test func aCDATASectionRunningToTheEndKeepsTheItemItIsIn() throws {
+        let feed = try parse("cut-in-cdata-before-first-item.xml")
+        #expect(feed.podcast.title == "Open CDATA To The End")
+        #expect(feed.episodes.map(\.guid) == ["oc-1"])
+        #expect(feed.episodes.map(\.title) == ["Notes never closed"])
+        #expect(feed.episodes.first?.enclosure?.url == "https://example.com/oc-1.mp3")
+        #expect(feed.warnings.count == 1)
+    }
+
+    @Test func aFeedCutInsideATagKeepsWhatCameBefore() throws {
+        let feed = try parse("cut-inside-tag-before-first-item.xml")
+        #expect(feed.podcast.title == "Cut Inside A Tag")
+        // The enclosure's URL arrived whole (its closing quote too), its length did not.
+        #expect(
+            feed.episodes == [
+                Episode(title: "Enclosure cut off", guid: "ct-1", enclosure: Enclosure(url: "https://example.com/ct-1.mp3"))
+            ])
+        #expect(feed.warnings.count == 1)
     }
 
     @Test func anXMLErrorMidFeedCostsNoEpisode() throws {
@@ -463,6 +507,25 @@ private func date(_ iso8601: String) -> Date {
         let feed = try parse("recover-invalid-utf8.xml")
         #expect(feed.episodes.map(\.title) == ["Before", "Caf\u{E9} \u{FF}\u{FE} and \u{C3} cut", "After"])
         expectRepaired(feed, "recover-invalid-utf8.xml", line: 10)
+    }
+
+    @Test(arguments: [("recover-invalid-euc-jp.xml", "EUC-JP"), ("recover-invalid-shift-jis.xml", "Shift_JIS")])
+    func bytesInvalidInADeclaredEncodingBecomeReplacementCharacters(fixture: String, encoding: String) throws {
+        let feed = try parse(fixture)
+        #expect(feed.podcast.title == "\(encoding)\u{306E}\u{30E9}\u{30B8}\u{30AA}")
+        #expect(
+            feed.episodes.map(\.title) == [
+                "\u{7B2C}\u{4E00}\u{56DE} \u{306F}\u{3058}\u{3081}\u{307E}\u{3057}\u{3066}",
+                "\u{7B2C}\u{4E8C}\u{56DE} \u{FFFD} \u{FFFD} \u{3068} \u{65E5}\u{672C}\u{8A9E}",
+                "\u{7B2C}\u{4E09}\u{56DE} \u{304A}\u{308F}\u{308A}",
+            ])
+        expectRepaired(feed, fixture, line: 10)
+    }
+
+    @Test func aLoneSurrogateInUTF16BecomesAReplacementCharacter() throws {
+        let feed = try parse("recover-invalid-utf16.xml")
+        #expect(feed.episodes.map(\.title) == ["Before", "A lone surrogate: \u{FFFD}, then more", "After"])
+        expectRepaired(feed, "recover-invalid-utf16.xml", line: 10)
     }
 
     @Test func contentAfterTheRootIsDropped() throws {

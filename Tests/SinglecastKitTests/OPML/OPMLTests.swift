@@ -69,8 +69,6 @@ import TestSupport
     @Test(arguments: [
         ("empty.opml", "is empty, not an OPML file"),
         ("not-opml-rss.xml", "is not an OPML file: its root element is <rss>, not <opml>"),
-        ("billion-laughs.opml", "is not well-formed XML (line 11"),
-        ("external-entity.opml", "is not well-formed XML (line 3"),
     ])
     func filesThatAreNotUsableOPMLAreErrorsNamingThem(name: String, message: String) async throws {
         let path = Fixtures.url("opml/\(name)").path
@@ -84,6 +82,30 @@ import TestSupport
             #expect(!text.contains("root:x:0:0"), "nothing of /etc/passwd is read")
         }
         #expect(ContinuousClock.now - started < .seconds(5), "bounded time")
+    }
+
+    @Test func anInternalDTDCostsOnlyTheOutlinesUsingItsEntities() async throws {
+        let document = try await read("internal-dtd-entities.opml")
+        #expect(document.title == "Entities & friends")
+        #expect(urls(document) == ["https://example.com/first.xml?a=1&b=2", "https://example.com/last.xml"])
+        #expect(document.entries.map(\.title) == ["First & fine", "Last, fine"])
+        #expect(document.entries.map(\.line) == [16, 20])
+        #expect(
+            document.problems == [
+                OPMLProblem(kind: .undefinedEntity(name: "h"), line: 17, title: "Laughing", url: nil),
+                OPMLProblem(kind: .undefinedEntity(name: "host"), line: 18, title: "Host from the DTD", url: nil),
+                OPMLProblem(kind: .unsupportedScheme, line: 19, title: "Script", url: "javascript:alert(1)"),
+            ])
+    }
+
+    @Test(arguments: [("billion-laughs.opml", 11, "g"), ("external-entity.opml", 3, "secret")])
+    func anEntityTheFileDefinesIsNeverExpanded(name: String, line: Int, entity: String) async throws {
+        let document = try await read(name)
+        #expect(document.entries.isEmpty)
+        #expect(
+            document.problems == [
+                OPMLProblem(kind: .undefinedEntity(name: entity), line: line, title: nil, url: nil)
+            ])
     }
 
     @Test func anExternalDTDIsNeverLoaded() async throws {

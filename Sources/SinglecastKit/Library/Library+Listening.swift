@@ -34,9 +34,11 @@ extension Library {
         }
     }
 
-    private static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws
-        -> Playback
-    {
+    /// With `recordsAction` false, the change is one received from another device (see
+    /// ``SyncApply``): it is applied without recording an episode action to send back.
+    static func recordPlayback(
+        episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool = true, db: Database
+    ) throws -> Playback {
         let now = date.timeIntervalSince1970
         var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
@@ -61,17 +63,19 @@ extension Library {
                 sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?", arguments: [episodeID])
             action = (.new, nil, nil, nil)
         }
-        try db.execute(
-            sql: """
-                INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
-                SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
-                FROM episode JOIN podcast ON podcast.id = episode.podcastId
-                WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
-                """,
-            arguments: [
-                action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
-                action.total.map(Self.wholeSeconds), episodeID,
-            ])
+        if recordsAction {
+            try db.execute(
+                sql: """
+                    INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
+                    SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
+                    FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                    WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
+                    """,
+                arguments: [
+                    action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
+                    action.total.map(Self.wholeSeconds), episodeID,
+                ])
+        }
         let row = try Row.fetchOne(db, sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?", arguments: [episodeID])
         return Playback(
             position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))

@@ -15,7 +15,7 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Played.self, Unplayed.self,
-            Import.self, Export.self,
+            Import.self, Export.self, Sync.self,
         ]
     )
 }

@@ -41,6 +41,8 @@ final class SyncClient: Sendable {
     let session: HTTPSession
     /// The server's address, ending in `/`.
     let server: URL
+    /// The server's address as the account gives it, for errors.
+    let account: URL
     let credentials: SyncCredentials
     let dialect: SyncDialect
     /// The session cookie of a gpodder.net login.
@@ -52,6 +54,7 @@ final class SyncClient: Sendable {
     init(session: HTTPSession, server: URL, credentials: SyncCredentials, dialect: SyncDialect) {
         self.session = session
         self.server = Self.normalized(server)
+        self.account = server
         self.credentials = credentials
         self.dialect = dialect
     }
@@ -108,7 +111,7 @@ final class SyncClient: Sendable {
 
     /// The account's devices.
     func devices() async throws -> [SyncDevice] {
-        guard dialect == .gpodder else { throw SyncError(.noDevices, server: server) }
+        guard dialect == .gpodder else { throw SyncError(.noDevices, server: account) }
         let response = try await expect(.GET, path("api/2/devices", credentials.user + ".json"), request: .devices)
         let devices = try decode([SyncWire.Lenient<SyncWire.Device>].self, response.body, request: .devices)
         return devices.compactMap { (entry: SyncWire.Lenient<SyncWire.Device>) -> SyncDevice? in
@@ -172,7 +175,7 @@ final class SyncClient: Sendable {
             return .refused(response.status)
         }
         guard (200...299).contains(response.status) else {
-            throw SyncError(.status(response.status, request: .actionUpload), server: server)
+            throw SyncError(.status(response.status, request: .actionUpload), server: account)
         }
         // Some servers answer an upload with an empty body.
         if response.body.isEmpty { return .accepted(try JSONDecoder().decode(SyncWire.UploadResult.self, from: Data("{}".utf8))) }
@@ -209,7 +212,7 @@ final class SyncClient: Sendable {
 
     private func checkAuthorized(_ response: Answer) throws {
         if response.status == 401 || response.status == 403 {
-            throw SyncError(.unauthorized(user: credentials.user), server: server)
+            throw SyncError(.unauthorized(user: credentials.user), server: account)
         }
     }
 
@@ -218,7 +221,7 @@ final class SyncClient: Sendable {
         let response = try await send(method, url, body: body, request: request)
         try checkAuthorized(response)
         guard (200...299).contains(response.status) else {
-            throw SyncError(.status(response.status, request: request), server: server)
+            throw SyncError(.status(response.status, request: request), server: account)
         }
         return response
     }
@@ -227,7 +230,7 @@ final class SyncClient: Sendable {
         do {
             return try JSONDecoder().decode(type, from: body)
         } catch {
-            throw SyncError(.malformed(request: request), server: server)
+            throw SyncError(.malformed(request: request), server: account)
         }
     }
 
@@ -240,7 +243,11 @@ final class SyncClient: Sendable {
             outgoing.method = method
             outgoing.headers.add(name: "User-Agent", value: session.configuration.userAgent)
             outgoing.headers.add(name: "Accept", value: "application/json")
-            if current.origin == server.origin {
+            // Credentials go to the server's origin, or to the same host over https (a redirect
+            // from http to https), never elsewhere.
+            if current.origin == server.origin
+                || (current.scheme?.lowercased() == "https" && current.host?.lowercased() == server.host?.lowercased())
+            {
                 if let cookie = cookie.withLock({ $0 }), request != .login {
                     outgoing.headers.add(name: "Cookie", value: cookie)
                 } else {
@@ -266,9 +273,12 @@ final class SyncClient: Sendable {
                     data.append(contentsOf: buffer.readableBytesView)
                 }
             } catch {
+                if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
+                    throw SyncError(.transport(.connectionClosed, request: request), server: account)
+                }
                 let wrapped = HTTPError.wrapping(error, url: current)
                 if let http = wrapped as? HTTPError {
-                    throw SyncError(.transport(http.reason, request: request), server: server)
+                    throw SyncError(.transport(http.reason, request: request), server: account)
                 }
                 throw wrapped
             }
@@ -282,6 +292,6 @@ final class SyncClient: Sendable {
             }
             return Answer(status: status, headers: headers, body: data)
         }
-        throw SyncError(.transport(.redirect("too many redirects"), request: request), server: server)
+        throw SyncError(.transport(.redirect("too many redirects"), request: request), server: account)
     }
 }

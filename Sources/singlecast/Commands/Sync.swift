@@ -45,7 +45,9 @@ extension Singlecast {
                 }
                 return
             }
-            let run = try await SyncRun.prepare(global: global, options: account, library: library)
+            let run = try await SyncRun.prepare(
+                global: global, library: library, server: account.server, user: account.user, device: account.device,
+                api: account.api)
             if devices {
                 try await run.listDevices(json: json)
             } else if try await !run.sync(json: json) {
@@ -104,18 +106,21 @@ struct SyncRun {
 
     /// Settles the account (the options given over what is remembered) and finds the password,
     /// without a request. Throws a `ValidationError` (exit 64) when something is missing.
-    static func prepare(global: GlobalOptions, options: SyncOptions, library: Library) async throws -> SyncRun {
+    static func prepare(
+        global: GlobalOptions, library: Library, server given: String? = nil, user: String? = nil, device: String? = nil,
+        api: SyncDialect? = nil
+    ) async throws -> SyncRun {
         let remembered = try await library.syncAccount()
-        guard let server = options.server.flatMap(SyncOptions.serverURL) ?? remembered?.server,
-            let user = options.user ?? remembered?.user
+        guard let server = given.flatMap(SyncOptions.serverURL) ?? remembered?.server,
+            let user = user ?? remembered?.user
         else {
             throw ValidationError(
                 "No sync account is remembered: give --server and --user (for example --server https://gpodder.net --user NAME).")
         }
         let sameServer = remembered.map { $0.server == server && $0.user == user } ?? false
-        let device = options.device ?? (sameServer ? remembered?.device : nil) ?? "singlecast-" + Self.hostName()
+        let device = device ?? (sameServer ? remembered?.device : nil) ?? "singlecast-" + Self.hostName()
         let proposed = SyncAccount(
-            server: server, user: user, device: device, dialect: options.api ?? (sameServer ? remembered?.dialect : nil))
+            server: server, user: user, device: device, dialect: api ?? (sameServer ? remembered?.dialect : nil))
         guard let found = Self.password(server: server, user: user, environment: global.environment) else {
             throw ValidationError(
                 "No password for \(user) at \(Words.syncServer(server)): put it in ~/.netrc (or the file $NETRC names) as "
@@ -216,11 +221,11 @@ struct SyncRun {
             return false
         }
         let report = outcome.report
-        if report.actionsRefused > 0 { printError("error: " + Words.syncRefused(report)) }
+        if report.actionsRefused > 0 { printError("error: " + Words.syncRefused(report, server: Words.syncServer(account.server))) }
         if json {
-            try printJSON(SyncJSON(report, fetchFailures: outcome.fetchFailures))
+            try printJSON(SyncJSON(report, server: account.server, fetchFailures: outcome.fetchFailures))
         } else {
-            printNow(Words.syncSummary(report, fetchFailures: outcome.fetchFailures))
+            printNow(Words.syncSummary(report, server: Words.syncServer(account.server), fetchFailures: outcome.fetchFailures))
         }
         return report.actionsRefused == 0 && outcome.fetchFailures == 0
     }
@@ -251,8 +256,8 @@ struct SyncJSON: Encodable {
         var playedWithoutLength: Int
     }
 
-    init(_ report: SyncReport, fetchFailures: Int) {
-        server = report.server
+    init(_ report: SyncReport, server: URL, fetchFailures: Int) {
+        self.server = server.absoluteString
         api = report.api.rawValue
         subscriptions = Counts(
             addedHere: report.addedHere, removedHere: report.removedHere, addedThere: report.addedThere,

@@ -49,7 +49,7 @@ extension Singlecast {
                 named = []
                 for text in podcasts { named?.insert(try await library.podcast(matching: FeedReference(text)).id) }
             }
-            let syncRun = sync ? try await SyncRun.prepare(global: global, options: SyncOptions(), library: library) : nil
+            let syncRun = sync ? try await SyncRun.prepare(global: global, library: library) : nil
             var synced = try await syncRun?.sync(json: json) ?? true
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
             if download {

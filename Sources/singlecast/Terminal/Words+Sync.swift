@@ -91,9 +91,9 @@ extension Words {
     }
 
     /// `Synced with HOST: subscriptions here +1 -0, there +2 -0; actions received 5, applied 3, sent 12`.
-    static func syncSummary(_ report: SyncReport, fetchFailures: Int) -> String {
+    static func syncSummary(_ report: SyncReport, server: String, fetchFailures: Int) -> String {
         var line =
-            "Synced with \(report.server): subscriptions here +\(report.addedHere) -\(report.removedHere), "
+            "Synced with \(server): subscriptions here +\(report.addedHere) -\(report.removedHere), "
             + "there +\(report.addedThere) -\(report.removedThere); actions received \(report.actionsReceived), "
             + "applied \(report.actionsApplied), sent \(report.actionsSent)"
         if report.actionsWaiting > 0 { line += "; \(report.actionsWaiting) waiting for their episodes" }
@@ -109,10 +109,10 @@ extension Words {
     }
 
     /// The line for actions the server refused: they are not sent again.
-    static func syncRefused(_ report: SyncReport) -> String {
+    static func syncRefused(_ report: SyncReport, server: String) -> String {
         let status = report.refusalStatus.map { " (HTTP \($0))" } ?? ""
         let count = report.actionsRefused
-        return "\(report.server) refused \(count) episode action\(count == 1 ? "" : "s")\(status); "
+        return "\(server) refused \(count) episode action\(count == 1 ? "" : "s")\(status); "
             + "\(count == 1 ? "it is" : "they are") not sent again"
     }
 }

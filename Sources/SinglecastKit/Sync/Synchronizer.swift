@@ -23,6 +23,8 @@ public struct SyncReport: Equatable, Sendable, Codable {
     public var actionsRefused = 0
     /// The status of the last refusal.
     public var refusalStatus: Int?
+    /// The refused actions: their type and episode URL (`play https://…/1.mp3`), the first ten.
+    public var refusedActions: [String] = []
     /// Played marks not sent because the episode's length is not known.
     public var playedWithoutLength = 0
     /// Podcasts subscribed for the server whose feeds are to be fetched.
@@ -76,7 +78,10 @@ public struct Synchronizer: Sendable {
         let client = try await client(for: account)
         var report = SyncReport(server: account.server.host(percentEncoded: false) ?? "", api: client.dialect)
         if client.dialect == .gpodder && !account.deviceRegistered {
-            try await client.registerDevice(account.device, caption: caption)
+            // A device of the account (the phone's, joined with --device) keeps its caption.
+            if try await !client.devices().contains(where: { $0.id == account.device }) {
+                try await client.registerDevice(account.device, caption: caption)
+            }
             try await library.recordDeviceRegistered()
         }
 
@@ -138,6 +143,7 @@ public struct Synchronizer: Sendable {
             guard batch.count > 1 else {
                 report.actionsRefused += 1
                 report.refusalStatus = status
+                if report.refusedActions.count < 10 { report.refusedActions.append("\(batch[0].action) \(batch[0].episode)") }
                 return
             }
             let middle = batch.count / 2

@@ -112,7 +112,8 @@ extension Words {
     static func syncRefused(_ report: SyncReport, server: String) -> String {
         let status = report.refusalStatus.map { " (HTTP \($0))" } ?? ""
         let count = report.actionsRefused
-        return "\(server) refused \(count) episode action\(count == 1 ? "" : "s")\(status); "
+        let which = report.refusedActions.joined(separator: ", ") + (count > report.refusedActions.count ? ", …" : "")
+        return "\(server) refused \(count) episode action\(count == 1 ? "" : "s")\(status): \(which); "
             + "\(count == 1 ? "it is" : "they are") not sent again"
     }
 }

@@ -287,6 +287,7 @@ import TestSupport
         let report = try await world.sync()
         #expect(report.actionsSent == 2500)
         #expect(report.actionsRefused == 1 && report.refusalStatus == 400)
+        #expect(report.refusedActions == ["play \(Self.episodeURL(0))"])
         let uploads = world.server.requests(to: .actionUpload)
         let sizes = uploads.compactMap { ($0.json as? [Any])?.count }
         #expect(sizes.allSatisfy { $0 <= 1000 })
@@ -294,6 +295,20 @@ import TestSupport
         #expect(world.server.storedActions.allSatisfy { ($0.object["podcast"] as? String) == Self.feedURL })
         let again = try await world.sync()
         #expect(again.actionsSent == 0 && again.actionsRefused == 0)
+        try await world.stop()
+    }
+
+    @Test func joiningThePhonesDeviceKeepsItsCaptionAndReadsItsSubscriptions() async throws {
+        let world = try await World.start()
+        world.server.addDevice(user: "alice", id: "phone", caption: "AntennaPod on Pixel", type: "mobile")
+        world.server.subscriptionChange(user: "alice", device: "phone", add: ["https://a.example/rss"])
+        try await world.library.rememberSyncAccount(
+            SyncAccount(server: world.server.baseURL, user: "alice", device: "phone", dialect: .gpodder))
+        let report = try await world.sync()
+        #expect(report.addedHere == 1)
+        #expect(world.server.devices["alice"]?["phone"]?.caption == "AntennaPod on Pixel")
+        #expect(world.server.devices["alice"]?["phone"]?.type == "mobile")
+        #expect(world.server.requests(to: .device).isEmpty)
         try await world.stop()
     }
 

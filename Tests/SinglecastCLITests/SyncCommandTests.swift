@@ -95,14 +95,16 @@ import TestSupport
         #expect(episodes.stdout.contains("1:40"), "\(episodes.stdout)")
 
         // Remembered: a bare sync, as JSON.
-        let second = try await world.cli.run(["sync", "--json"])
+        let second = try await world.cli.run(["sync", "--json", "--verbose"])
         #expect(second.status == 0, "\(second.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
         #expect(object["server"] as? String == world.server)
         #expect(object["api"] as? String == "gpodder")
         #expect((object["actions"] as? [String: Any])?["received"] as? Int == 1, "since is inclusive")
         #expect((object["actions"] as? [String: Any])?["applied"] as? Int == 0)
+        #expect(second.stderr.contains("/api/2/episodes/alice.json"), "the requests are logged: \(second.stderr)")
         Self.expectNoPassword(second)
+        #expect(!second.stderr.contains("Authorization") && !second.stderr.contains("sessionid"))
 
         // Forgotten: a bare sync needs the server and user again.
         let forget = try await world.cli.run(["sync", "--forget"])

@@ -193,11 +193,15 @@ import TestSupport
         try await world.library.subscribe(podcastID: world.podcastID)
         let local = try await world.library.saveFeed(Self.feed(1), feedKey: "file:///home/me/show.xml")
         try await world.library.subscribe(podcastID: local.podcast.id)
+        try await world.library.recordPlayback(
+            episodeID: try await world.library.episodes(podcastID: local.podcast.id)[0].id, .position(9, started: 0, total: 60))
         let third = try await world.sync()
         #expect(third.addedThere == 1 && third.rewrittenURLs == 1)
         #expect(try await world.library.podcast(id: world.podcastID)?.feedKey == "https://shows.example/feed")
         let uploads = world.server.requests(to: .subscriptionUpload)
         #expect(uploads.allSatisfy { !String(decoding: $0.body, as: UTF8.self).contains("file:") })
+        #expect(third.actionsSent == 0, "an action of a feed read from a file stays here")
+        #expect(world.server.requests(to: .actionUpload).isEmpty)
         #expect(world.server.subscriptions(user: "alice", device: "laptop").sorted() == ["https://other.example/rss", "https://shows.example/feed"])
         try await world.stop()
     }
@@ -309,6 +313,21 @@ import TestSupport
         #expect(world.server.devices["alice"]?["phone"]?.caption == "AntennaPod on Pixel")
         #expect(world.server.devices["alice"]?["phone"]?.type == "mobile")
         #expect(world.server.requests(to: .device).isEmpty)
+        try await world.stop()
+    }
+
+    @Test func aPlayedMarkWithoutAKnownLengthIsNotSent() async throws {
+        let world = try await World.start()
+        var feed = Self.feed(2)
+        feed.episodes[1].duration = nil
+        try await world.library.saveFeed(feed, feedKey: Self.feedURL)
+        try await world.library.recordPlayback(episodeID: try await world.entry(0).id, .played(total: nil))
+        try await world.library.recordPlayback(episodeID: try await world.entry(1).id, .played(total: nil))
+        let report = try await world.sync()
+        #expect(report.actionsSent == 1, "the first takes the feed's length")
+        #expect(report.playedWithoutLength == 1)
+        let sent = try #require(world.server.storedActions.first?.object)
+        #expect(sent["position"] as? Int == 3600 && sent["total"] as? Int == 3600 && sent["started"] as? Int == 0)
         try await world.stop()
     }
 

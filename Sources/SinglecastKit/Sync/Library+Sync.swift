@@ -306,15 +306,15 @@ extension Library {
                 kept[key] = action
             }
         }
+        let keep = try db.cachedStatement(
+            sql: """
+                INSERT INTO syncEpisodeAction (episodeURL, action, podcastURL, guid, timestamp)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (episodeURL, action) DO UPDATE SET podcastURL = excluded.podcastURL, guid = excluded.guid,
+                  timestamp = excluded.timestamp WHERE excluded.timestamp > syncEpisodeAction.timestamp
+                """)
         for action in kept.values {
-            try db.execute(
-                sql: """
-                    INSERT INTO syncEpisodeAction (episodeURL, action, podcastURL, guid, timestamp)
-                    VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (episodeURL, action) DO UPDATE SET podcastURL = excluded.podcastURL, guid = excluded.guid,
-                      timestamp = excluded.timestamp WHERE excluded.timestamp > syncEpisodeAction.timestamp
-                    """,
-                arguments: [action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp])
+            try keep.execute(arguments: [action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp])
         }
         guard !newest.isEmpty else { return }
         // The newest of this device's own plays and unplayed marks, for the episodes concerned.
@@ -371,14 +371,15 @@ extension Library {
     /// Keeps a received `play` or `new` as the episode's newest; another kind waiting for the
     /// same episode no longer waits.
     private static func store(_ action: SyncWire.ReceivedAction, waiting: Bool, db: Database) throws {
-        try db.execute(
-            sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting", arguments: [action.episodeURL])
-        try db.execute(
+        try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
+            .execute(arguments: [action.episodeURL])
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO syncEpisodeAction
                   (episodeURL, action, podcastURL, guid, timestamp, started, position, total, waiting)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp, action.started,
                 action.position, action.total, waiting,

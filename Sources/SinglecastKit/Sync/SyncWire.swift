@@ -42,10 +42,20 @@ enum SyncWire {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            let all = try container.decodeIfPresent([Lenient<ReceivedAction>].self, forKey: .actions) ?? []
-            actions = all.compactMap(\.value)
-            ignored = all.count - actions.count
             timestamp = try SyncWire.serverTimestamp(container, key: .timestamp)
+            // One element at a time into one array (an answer may hold 100,000 actions).
+            actions = []
+            ignored = 0
+            guard container.contains(.actions), try !container.decodeNil(forKey: .actions) else { return }
+            var list = try container.nestedUnkeyedContainer(forKey: .actions)
+            actions.reserveCapacity(list.count ?? 0)
+            while !list.isAtEnd {
+                if let action = try list.decode(Lenient<ReceivedAction>.self).value {
+                    actions.append(action)
+                } else {
+                    ignored += 1
+                }
+            }
         }
     }
 

@@ -239,7 +239,7 @@ extension Library {
     /// `new` marks it unplayed. `download` and `delete` are kept, not acted on. An action
     /// for an episode the library does not know is kept and applied when a feed save adds it.
     func applySync(
-        subscriptions: SyncWire.SubscriptionChanges?, actions: [SyncWire.ReceivedAction], actionsTimestamp: Int64?
+        subscriptions: SyncWire.SubscriptionChanges?, actions: ReceivedActions, actionsTimestamp: Int64?
     ) async throws -> SyncApplied {
         try await writer.write { db in
             var applied = SyncApplied()
@@ -287,25 +287,10 @@ extension Library {
         try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE id > ?", arguments: [before])
     }
 
-    private static func applyActions(_ actions: [SyncWire.ReceivedAction], into applied: inout SyncApplied, db: Database)
-        throws
-    {
-        guard !actions.isEmpty else { return }
-        // Each episode's newest `play` or `new`, whatever the order of the list; at one time, a
-        // `play` further in wins, so that the outcome never depends on the list's order.
-        var newest: [String: SyncWire.ReceivedAction] = [:]
-        var kept: [String: SyncWire.ReceivedAction] = [:]
-        for action in actions {
-            switch action.kind {
-            case .play, .new:
-                if let current = newest[action.episodeURL], !Self.isNewer(action, than: current) { continue }
-                newest[action.episodeURL] = action
-            case .download, .delete:
-                let key = action.kind.rawValue + " " + action.episodeURL
-                if let current = kept[key], current.timestamp >= action.timestamp { continue }
-                kept[key] = action
-            }
-        }
+    private static func applyActions(_ actions: ReceivedActions, into applied: inout SyncApplied, db: Database) throws {
+        // Each episode's newest `play` or `new`, whatever the order of the list (see ``ReceivedActions``).
+        let newest = actions.newest
+        let kept = actions.kept
         let keep = try db.cachedStatement(
             sql: """
                 INSERT INTO syncEpisodeAction (episodeURL, action, podcastURL, guid, timestamp)
@@ -358,14 +343,6 @@ extension Library {
                 applied.waiting += 1
             }
         }
-    }
-
-    /// Whether `a` wins over `b` for the same episode: later, or at the same time a `play`
-    /// over a `new`, and the further position.
-    private static func isNewer(_ a: SyncWire.ReceivedAction, than b: SyncWire.ReceivedAction) -> Bool {
-        if a.timestamp != b.timestamp { return a.timestamp > b.timestamp }
-        if a.kind != b.kind { return a.kind == .play }
-        return (a.position ?? 0) > (b.position ?? 0)
     }
 
     /// Keeps a received `play` or `new` as the episode's newest; another kind waiting for the

@@ -143,15 +143,34 @@ final class SyncClient: Sendable {
         return try decode(SyncWire.UploadResult.self, response.body, request: .subscriptionUpload)
     }
 
-    /// The episode actions uploaded since `since` (all when nil).
-    func episodeActions(since: Int64?) async throws -> SyncWire.EpisodeActions {
+    /// The episode actions uploaded since `since` (all when nil), read as they arrive (see
+    /// ``ActionStream``), with the server's timestamp.
+    func episodeActions(since: Int64?) async throws -> (actions: ReceivedActions, timestamp: Int64) {
         let url =
             switch dialect {
             case .gpodder: path("api/2/episodes", credentials.user + ".json", since: since ?? 0)
             case .nextcloud: nextcloudPath("episode_action", since: since ?? 0)
             }
-        let response = try await expect(.GET, url, request: .actions)
-        return try decode(SyncWire.EpisodeActions.self, response.body, request: .actions)
+        var stream = ActionStream()
+        var malformed = false
+        let response = try await send(.GET, url, request: .actions) { buffer in
+            do {
+                if !malformed { try stream.feed(buffer.readableBytesView) }
+            } catch {
+                malformed = true
+            }
+        }
+        try checkAuthorized(response)
+        guard (200...299).contains(response.status) else {
+            throw SyncError(.status(response.status, request: .actions), server: account)
+        }
+        do {
+            guard !malformed else { throw SyncWire.Skipped() }
+            let timestamp = try stream.finish()
+            return (stream.received, timestamp)
+        } catch {
+            throw SyncError(.malformed(request: .actions), server: account)
+        }
     }
 
     /// What an upload of episode actions came to.
@@ -236,7 +255,11 @@ final class SyncClient: Sendable {
 
     /// Sends one request (following redirects with the same method and body) and reads its
     /// answer whole. The credentials go in a header, only to the server's own origin.
-    func send(_ method: HTTPMethod, _ url: URL, body: Data? = nil, request: SyncRequest) async throws -> Answer {
+    /// With `consume`, the body of a 2xx answer is handed over as it arrives instead of kept.
+    func send(
+        _ method: HTTPMethod, _ url: URL, body: Data? = nil, request: SyncRequest,
+        consume: ((ByteBuffer) -> Void)? = nil
+    ) async throws -> Answer {
         var current = url
         for _ in 0...session.configuration.maximumRedirects {
             var outgoing = HTTPClientRequest(url: current.absoluteString)
@@ -266,11 +289,14 @@ final class SyncClient: Sendable {
                 let response = try await session.client.execute(outgoing, timeout: timeout)
                 status = Int(response.status.code)
                 headers = response.headers
+                let streams = consume != nil && (200...299).contains(status)
+                var total = 0
                 for try await buffer in response.body {
-                    guard data.count + buffer.readableBytes <= Self.bodyLimit else {
+                    total += buffer.readableBytes
+                    guard total <= Self.bodyLimit else {
                         throw HTTPError(.bodyTooLarge(Self.bodyLimit), url: current)
                     }
-                    data.append(contentsOf: buffer.readableBytesView)
+                    if streams { consume?(buffer) } else { data.append(contentsOf: buffer.readableBytesView) }
                 }
             } catch {
                 if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {

@@ -117,3 +117,59 @@ import Testing
         #expect(SyncWire.isShareable(url) == shareable)
     }
 }
+
+/// The streamed reading of an answer of episode actions, cut at any byte.
+@Suite struct ActionStreamTests {
+    static let answer = #"""
+        { "timestamp" : 1700000009, "note": "not [an] \"actions\": [array]", "update_urls": [["a", "b"]],
+          "actions" : [
+            {"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20",
+             "position": 10, "extra": {"nested": [1, {"x": "}]"}]}},
+            {"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:30",
+             "position": "20", "title": "quote \" and \\ and ] }"},
+            3, "text", null,
+            {"podcast": "https://a/feed", "episode": "https://a/2.mp3", "action": "download", "timestamp": "2023-11-14T22:13:20"},
+            {"podcast": "https://a/feed", "episode": "https://a/2.mp3", "action": "rate", "timestamp": "2023-11-14T22:13:20"}
+          ] }
+        """#
+
+    @Test(arguments: [1, 7, 64, 100_000])
+    func readsAnAnswerCutAnywhere(chunk: Int) throws {
+        var stream = ActionStream()
+        let bytes = Array(Self.answer.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+            try stream.feed(bytes[start..<min(bytes.count, start + chunk)])
+        }
+        #expect(try stream.finish() == 1_700_000_009)
+        #expect(stream.received.count == 3)
+        #expect(stream.received.ignored == 4)
+        #expect(stream.received.newest["https://a/1.mp3"]?.position == 20, "the newer of the two")
+        #expect(stream.received.kept["download https://a/2.mp3"] != nil)
+    }
+
+    @Test func anAnswerCutShortOrNotJSONIsMalformed() throws {
+        var cut = ActionStream()
+        try cut.feed(Array(Self.answer.utf8).prefix(200))
+        #expect(throws: (any Error).self) { try cut.finish() }
+        var html = ActionStream()
+        try html.feed(Array("<html><body>Maintenance</body></html>".utf8))
+        #expect(throws: (any Error).self) { try html.finish() }
+        var empty = ActionStream()
+        #expect(throws: (any Error).self) { try empty.finish() }
+    }
+
+    @Test func readsManyActionsInBatches() throws {
+        var stream = ActionStream()
+        try stream.feed(Array(#"{"actions":["#.utf8))
+        for index in 0..<5000 {
+            let separator = index == 0 ? "" : ","
+            try stream.feed(
+                Array(
+                    #"\#(separator){"podcast":"https://a/feed","episode":"https://a/\#(index).mp3","action":"play","timestamp":"2023-11-14T22:13:20","position":\#(index)}"#
+                        .utf8))
+        }
+        try stream.feed(Array(#"],"timestamp":5}"#.utf8))
+        #expect(try stream.finish() == 5)
+        #expect(stream.received.count == 5000 && stream.received.newest.count == 5000)
+    }
+}

@@ -266,6 +266,9 @@ final class SyncClient: Sendable {
             outgoing.method = method
             outgoing.headers.add(name: "User-Agent", value: session.configuration.userAgent)
             outgoing.headers.add(name: "Accept", value: "application/json")
+            if session.configuration.acceptsCompression {
+                outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            }
             // Credentials go to the server's origin, or to the same host over https (a redirect
             // from http to https), never elsewhere.
             if current.origin == server.origin

@@ -43,40 +43,42 @@ extension Library {
         var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
         case .position(let position, let started, let total, let keepsPlayed):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END
                     WHERE id = ?
-                    """,
-                arguments: [position, now, keepsPlayed, episodeID])
+                    """
+            ).execute(arguments: [position, now, keepsPlayed, episodeID])
             action = (.play, started, position, total)
         case .played(let total):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0 WHERE id = ?
-                    """,
-                arguments: [now, now, episodeID])
+                    """
+            ).execute(arguments: [now, now, episodeID])
             // As AntennaPod records it: a play whose position is the episode's end.
             action = (.play, total == nil ? nil : 0, total, total)
         case .unplayed:
-            try db.execute(
-                sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?", arguments: [episodeID])
+            try db.cachedStatement(sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?")
+                .execute(arguments: [episodeID])
             action = (.new, nil, nil, nil)
         }
         if recordsAction {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
                     SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
                     FROM episode JOIN podcast ON podcast.id = episode.podcastId
                     WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
                     action.total.map(Self.wholeSeconds), episodeID,
                 ])
         }
-        let row = try Row.fetchOne(db, sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?", arguments: [episodeID])
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?"), arguments: [episodeID])
         return Playback(
             position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }

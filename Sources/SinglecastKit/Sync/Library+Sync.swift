@@ -328,14 +328,22 @@ extension Library {
                 if wantedGUIDs.contains(key) { byGUID[key] = row[0] }
             }
         }
-        let previous = try db.cachedStatement(
-            sql: "SELECT MAX(timestamp) FROM syncEpisodeAction WHERE episodeURL = ? AND action IN ('play', 'new')")
+        // The newest received before, and the episodes with an action waiting, in one read each.
+        var received: [String: Double] = [:]
+        var waitingURLs: Set<String> = []
+        let receivedRows = try Row.fetchCursor(
+            db, sql: "SELECT episodeURL, timestamp, waiting FROM syncEpisodeAction WHERE action IN ('play', 'new')")
+        while let row = try receivedRows.next() {
+            let url: String = row[0]
+            guard newest[url] != nil else { continue }
+            received[url] = max(received[url] ?? -.infinity, row[1])
+            if row[2] { waitingURLs.insert(url) }
+        }
         for action in newest.values.sorted(by: { $0.timestamp < $1.timestamp }) {
-            let received = try Double.fetchOne(previous, arguments: [action.episodeURL])
-            let known = max(local[action.episodeURL] ?? -.infinity, received ?? -.infinity)
+            let known = max(local[action.episodeURL] ?? -.infinity, received[action.episodeURL] ?? -.infinity)
             guard action.timestamp > known else { continue }
             let episodeID = byURL[action.episodeURL] ?? action.guid.flatMap { byGUID[action.podcastURL + "\n" + $0] }
-            try store(action, waiting: episodeID == nil, db: db)
+            try store(action, waiting: episodeID == nil, replacesWaiting: waitingURLs.contains(action.episodeURL), db: db)
             if let episodeID {
                 try apply(action, episodeID: episodeID, db: db)
                 applied.applied += 1
@@ -347,9 +355,11 @@ extension Library {
 
     /// Keeps a received `play` or `new` as the episode's newest; another kind waiting for the
     /// same episode no longer waits.
-    private static func store(_ action: SyncWire.ReceivedAction, waiting: Bool, db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
-            .execute(arguments: [action.episodeURL])
+    private static func store(_ action: SyncWire.ReceivedAction, waiting: Bool, replacesWaiting: Bool, db: Database) throws {
+        if replacesWaiting {
+            try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
+                .execute(arguments: [action.episodeURL])
+        }
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO syncEpisodeAction

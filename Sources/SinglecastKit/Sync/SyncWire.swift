@@ -175,8 +175,9 @@ enum SyncWire {
 
     /// A number of seconds: an integer, a float (rounded down) or a numeric string; nil when absent.
     static func integer<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, key: Key) throws -> Int? {
+        // Absent, null or a whole number: one lookup (the common case of 100,000 actions).
+        if let value = try? container.decodeIfPresent(Int.self, forKey: key) { return value }
         guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        if let value = try? container.decode(Int.self, forKey: key) { return value }
         if let value = try? container.decode(Double.self, forKey: key), value.isFinite, abs(value) < 1e15 {
             return Int(value.rounded(.down))
         }

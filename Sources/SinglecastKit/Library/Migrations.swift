@@ -197,7 +197,8 @@ extension Library {
                 t.column("sentActionID", .integer).notNull().defaults(to: 0)
             }
             // Subscriptions started or ended here since the last sync, recorded whichever
-            // command changes them (subscribe, unsubscribe, import), while an account is set.
+            // command changes them (subscribe, unsubscribe, import, an update that follows a
+            // moved feed), while an account is set.
             try db.create(table: "syncSubscriptionChange") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("url", .text).notNull()
@@ -214,6 +215,13 @@ extension Library {
                     WHEN NEW.subscribedAt IS NULL AND OLD.subscribedAt IS NOT NULL AND EXISTS (SELECT 1 FROM syncAccount)
                     BEGIN
                       INSERT INTO syncSubscriptionChange (url, change) VALUES (NEW.feedKey, 'remove');
+                    END;
+                    CREATE TRIGGER syncSubscriptionChange_move AFTER UPDATE OF feedKey ON podcast
+                    WHEN NEW.feedKey <> OLD.feedKey AND NEW.subscribedAt IS NOT NULL AND OLD.subscribedAt IS NOT NULL
+                      AND EXISTS (SELECT 1 FROM syncAccount)
+                    BEGIN
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (OLD.feedKey, 'remove');
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (NEW.feedKey, 'add');
                     END;
                     """)
             // The newest episode action received of each kind for each episode (by media URL):

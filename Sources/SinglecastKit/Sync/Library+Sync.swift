@@ -165,6 +165,7 @@ extension Library {
     func acknowledgeSubscriptionChanges(upTo id: Int64, rewrites: [(old: String, new: String)]) async throws -> Int {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE id <= ?", arguments: [id])
+            let before = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM syncSubscriptionChange") ?? 0
             var rewritten = 0
             for (old, new) in rewrites where SyncWire.isShareable(new) {
                 guard try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [new]) == nil else {
@@ -174,6 +175,8 @@ extension Library {
                 rewritten += db.changesCount
                 try db.execute(sql: "UPDATE episodeAction SET podcastURL = ? WHERE podcastURL = ?", arguments: [new, old])
             }
+            // The server made the rewrites: they are not changes to send back.
+            try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE id > ?", arguments: [max(before, id)])
             return rewritten
         }
     }

@@ -203,6 +203,21 @@ import TestSupport
         #expect(third.actionsSent == 0, "an action of a feed read from a file stays here")
         #expect(world.server.requests(to: .actionUpload).isEmpty)
         #expect(world.server.subscriptions(user: "alice", device: "laptop").sorted() == ["https://other.example/rss", "https://shows.example/feed"])
+        let fourth = try await world.sync()
+        #expect(fourth.addedThere == 0 && fourth.removedThere == 0, "the server's rewrite is not sent back")
+        try await world.stop()
+    }
+
+    @Test func aMovedFeedIsSentAsARemoveAndAnAdd() async throws {
+        let world = try await World.start()
+        _ = try await world.sync()
+        // An update followed a permanent redirect: the feed is saved under its new URL.
+        var options = Library.SaveOptions()
+        options.podcastID = world.podcastID
+        try await world.library.saveFeed(Self.feed(), feedKey: "https://shows.example/new.xml", options: options)
+        let report = try await world.sync()
+        #expect(report.addedThere == 1 && report.removedThere == 1)
+        #expect(world.server.subscriptions(user: "alice", device: "laptop") == ["https://shows.example/new.xml"])
         try await world.stop()
     }
 

@@ -115,6 +115,44 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func onATerminalThePasswordIsAskedForWithoutEcho() async throws {
+        let world = try await World.start(environment: [:])
+        // `script` gives the binary a terminal; the password is typed once the prompt shows.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = [CLI.executable.path, "sync", "--server", world.server, "--user", "alice", "--device", "laptop"]
+        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        process.environment = world.cli.environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let transcript: String = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                var text = Data()
+                var typed = false
+                while true {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    text.append(chunk)
+                    if !typed, String(decoding: text, as: UTF8.self).contains("Password for alice at \(world.host): ") {
+                        typed = true
+                        input.fileHandleForWriting.write(Data((SyncCommandTests.password + "\n").utf8))
+                    }
+                }
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: text, as: UTF8.self))
+            }
+        }
+        #expect(process.terminationStatus == 0, "\(transcript)")
+        #expect(transcript.contains("Password for alice at \(world.host): "))
+        #expect(transcript.contains("Synced with \(world.host)"), "\(transcript)")
+        #expect(!transcript.contains(Self.password), "typed without echo: \(transcript)")
+        try await world.stop()
+    }
+
     @Test func aRefusedPasswordNamesServerUserAndWhereThePasswordCameFrom() async throws {
         let netrc = FileManager.default.temporaryDirectory.appendingPathComponent("netrc-\(UUID().uuidString)")
         try "machine 127.0.0.1 login alice password wrong-one-123\n".write(to: netrc, atomically: true, encoding: .utf8)

@@ -139,7 +139,7 @@ struct SyncRun {
     )? {
         if let found = SyncPassword.find(server: server, user: user, environment: environment) { return found }
         guard isatty(STDIN_FILENO) == 1 else { return nil }
-        FileHandle.standardError.write(Data("Password for \(user) at \(Words.syncServer(server)): ".utf8))
+        // Echo off before the prompt shows, so that nothing typed after it is ever echoed.
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
@@ -147,6 +147,7 @@ struct SyncRun {
             hidden.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
         }
+        FileHandle.standardError.write(Data("Password for \(user) at \(Words.syncServer(server)): ".utf8))
         let line = readLine(strippingNewline: true)
         if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
         FileHandle.standardError.write(Data("\n".utf8))

@@ -85,7 +85,7 @@ import TestSupport
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout
-                == "Synced with \(world.host): subscriptions here +1 -0, there +2 -0; actions received 1, applied 1, sent 0\n")
+                == "Synced with \(world.host): subscriptions here +1 -0, there +1 -0; actions received 1, applied 1, sent 0\n")
         Self.expectNoPassword(first)
         #expect(world.sync.subscriptions(user: "alice", device: "laptop").sorted() == [alpha, beta].sorted())
         // Beta's feed was fetched at once.

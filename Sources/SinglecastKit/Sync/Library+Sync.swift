@@ -132,9 +132,8 @@ extension Library {
     // MARK: - Subscriptions to send
 
     /// The subscription changes to send, each URL's last change (only http(s) URLs), and the
-    /// id of the last change they cover. With `everything` (the first sync of the device):
-    /// every subscription too, as adds.
-    func subscriptionChangesToSend(everything: Bool) async throws -> (add: [String], remove: [String], upTo: Int64, skipped: Int) {
+    /// id of the last change they cover.
+    func subscriptionChangesToSend() async throws -> (add: [String], remove: [String], upTo: Int64, skipped: Int) {
         try await writer.read { db in
             let upTo = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM syncSubscriptionChange") ?? 0
             var last: [String: String] = [:]
@@ -144,13 +143,6 @@ extension Library {
                 let url: String = row["url"]
                 if last[url] == nil { order.append(url) }
                 last[url] = row["change"]
-            }
-            if everything {
-                for url in try String.fetchAll(db, sql: "SELECT feedKey FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY id")
-                where last[url] == nil {
-                    order.append(url)
-                    last[url] = "add"
-                }
             }
             let shareable = order.filter(SyncWire.isShareable)
             return (
@@ -196,16 +188,13 @@ extension Library {
                       END AS duration
                     FROM episodeAction
                     LEFT JOIN podcast ON podcast.feedKey = episodeAction.podcastURL AND podcast.subscribedAt IS NOT NULL
-                    WHERE episodeAction.id > ? ORDER BY episodeAction.id LIMIT ?
+                    WHERE episodeAction.id > ? AND episodeAction.action IN ('play', 'download', 'delete', 'new')
+                    ORDER BY episodeAction.id LIMIT ?
                     """,
                 arguments: [id, limit]
             ).compactMap { row in
                 let rowID: Int64 = row["id"]
-                guard let kind = EpisodeAction.Kind(rawValue: row["action"]) else {
-                    return UnsentAction(
-                        id: rowID, action: EpisodeAction(podcastURL: "", episodeURL: "", kind: .new, timestamp: Date()),
-                        isShareable: false)
-                }
+                guard let kind = EpisodeAction.Kind(rawValue: row["action"]) else { return nil }
                 let action = EpisodeAction(
                     podcastURL: row["podcastURL"], episodeURL: row["episodeURL"], guid: row["guid"], kind: kind,
                     timestamp: Date(timeIntervalSince1970: row["timestamp"]), started: row["started"],
@@ -229,7 +218,8 @@ extension Library {
     // MARK: - Applying what the server sent
 
     /// Applies the server's subscription changes and episode actions, and remembers its
-    /// timestamps, in one transaction: all of it or nothing.
+    /// timestamps, in one transaction: all of it or nothing. With `firstSync`, every
+    /// subscription is queued to be sent (the lists are merged: a subscription here is kept).
     ///
     /// Subscriptions: an add subscribes (a podcast not stored yet gets a row whose feed is to
     /// be fetched), a remove unsubscribes (files stay); a URL changed here since the last
@@ -242,10 +232,19 @@ extension Library {
     /// `new` marks it unplayed. `download` and `delete` are kept, not acted on. An action
     /// for an episode the library does not know is kept and applied when a feed save adds it.
     func applySync(
-        subscriptions: SyncWire.SubscriptionChanges?, actions: ReceivedActions, actionsTimestamp: Int64?
+        subscriptions: SyncWire.SubscriptionChanges?, actions: ReceivedActions, actionsTimestamp: Int64?, firstSync: Bool = false
     ) async throws -> SyncApplied {
         try await writer.write { db in
             var applied = SyncApplied()
+            if firstSync {
+                // The device's first sync sends every subscription, queued with the server's
+                // timestamp so that a failed upload is sent again by the next sync.
+                try db.execute(
+                    sql: """
+                        INSERT INTO syncSubscriptionChange (url, change)
+                        SELECT feedKey, 'add' FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
+                        """)
+            }
             if let subscriptions {
                 try Self.applySubscriptions(subscriptions, into: &applied, db: db)
                 try db.execute(sql: "UPDATE syncAccount SET subscriptionsSince = ?", arguments: [subscriptions.timestamp])

@@ -90,7 +90,8 @@ public struct Synchronizer: Sendable {
         let actions = try await client.episodeActions(since: account.actionsSince)
         report.actionsReceived = actions.actions.count
         let applied = try await library.applySync(
-            subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp)
+            subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp,
+            firstSync: account.subscriptionsSince == nil)
         report.addedHere = applied.added.count
         report.removedHere = applied.removed
         report.actionsApplied = applied.applied
@@ -98,7 +99,7 @@ public struct Synchronizer: Sendable {
         report.podcastsToFetch = applied.added.filter(\.needsFetch).map(\.id)
 
         // Then send this device's changes.
-        let changes = try await library.subscriptionChangesToSend(everything: account.subscriptionsSince == nil)
+        let changes = try await library.subscriptionChangesToSend()
         if !changes.add.isEmpty || !changes.remove.isEmpty {
             let result = try await client.uploadSubscriptionChanges(
                 device: account.device, add: changes.add, remove: changes.remove)

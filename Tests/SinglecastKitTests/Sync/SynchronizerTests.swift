@@ -208,6 +208,19 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func theFirstSyncsSubscriptionsAreSentAgainWhenTheirUploadFailed() async throws {
+        let world = try await World.start()
+        world.server.addFaults([.status(502)], for: .subscriptionUpload)
+        await #expect(throws: SyncError(.status(502, request: .subscriptionUpload), server: world.server.baseURL)) {
+            try await world.sync()
+        }
+        #expect(world.server.subscriptions(user: "alice", device: "laptop").isEmpty)
+        let report = try await world.sync()
+        #expect(report.addedThere == 1)
+        #expect(world.server.subscriptions(user: "alice", device: "laptop") == [Self.feedURL])
+        try await world.stop()
+    }
+
     @Test func aMovedFeedIsSentAsARemoveAndAnAdd() async throws {
         let world = try await World.start()
         _ = try await world.sync()

@@ -264,6 +264,19 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func anUnreachableServerChangesNothing() async throws {
+        let world = try await World.start()
+        try await world.server.stop()
+        let error = await #expect(throws: SyncError.self) { try await world.sync() }
+        guard case .transport(_, let request) = error?.reason else {
+            Issue.record("not a transport error: \(String(describing: error))")
+            return
+        }
+        #expect(request == .login)
+        #expect(try await world.library.syncAccount()?.subscriptionsSince == nil)
+        try await world.session.shutdown()
+    }
+
     @Test func aWrongPasswordIsRefusedWithTheBasicChallenge() async throws {
         let world = try await World.start(api: nil)
         await #expect(throws: SyncError(.unauthorized(user: "alice"), server: world.server.baseURL)) {

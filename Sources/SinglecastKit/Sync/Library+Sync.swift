@@ -394,7 +394,7 @@ extension Library {
         case .download, .delete:
             return
         }
-        try recordPlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
+        _ = try recordPlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
     }
 
     /// Applies the received actions that wait for episodes of this podcast which a feed save

@@ -156,9 +156,9 @@ struct SyncRun {
     }
 
     static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
-        let name = String(cString: buffer)
+        let name = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
         return name.isEmpty ? "linux" : name
     }
 

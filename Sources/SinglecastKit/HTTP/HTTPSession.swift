@@ -51,7 +51,7 @@ public final class HTTPSession: Sendable {
     }
 
     public let configuration: Configuration
-    private let client: HTTPClient
+    let client: HTTPClient
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -130,6 +130,8 @@ public actor FeedSave {
                     try Library.markMostRecentNew(podcastID: podcastID, db: db)
                 }
                 try Library.storeDetails(feed.podcast, podcastID: podcastID, feedKey: feedKey, db: db)
+                // Positions another device synced for episodes that were not here yet.
+                try Library.applyWaitingSyncActions(podcastID: podcastID, db: db)
                 try validators?.store(podcastID: podcastID, db: db)
                 if let update = options.update {
                     try Library.record(update, podcastID: podcastID, db: db)

@@ -34,45 +34,51 @@ extension Library {
         }
     }
 
-    private static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws
-        -> Playback
-    {
+    /// With `recordsAction` false, the change is one received from another device (see
+    /// ``SyncApply``): it is applied without recording an episode action to send back.
+    static func recordPlayback(
+        episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool = true, db: Database
+    ) throws -> Playback {
         let now = date.timeIntervalSince1970
         var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
         case .position(let position, let started, let total, let keepsPlayed):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END
                     WHERE id = ?
-                    """,
-                arguments: [position, now, keepsPlayed, episodeID])
+                    """
+            ).execute(arguments: [position, now, keepsPlayed, episodeID])
             action = (.play, started, position, total)
         case .played(let total):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0 WHERE id = ?
-                    """,
-                arguments: [now, now, episodeID])
+                    """
+            ).execute(arguments: [now, now, episodeID])
             // As AntennaPod records it: a play whose position is the episode's end.
             action = (.play, total == nil ? nil : 0, total, total)
         case .unplayed:
-            try db.execute(
-                sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?", arguments: [episodeID])
+            try db.cachedStatement(sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?")
+                .execute(arguments: [episodeID])
             action = (.new, nil, nil, nil)
         }
-        try db.execute(
-            sql: """
-                INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
-                SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
-                FROM episode JOIN podcast ON podcast.id = episode.podcastId
-                WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
-                """,
-            arguments: [
-                action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
-                action.total.map(Self.wholeSeconds), episodeID,
-            ])
-        let row = try Row.fetchOne(db, sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?", arguments: [episodeID])
+        if recordsAction {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO episodeAction (podcastURL, episodeURL, guid, action, timestamp, started, position, total)
+                    SELECT podcast.feedKey, episode.enclosureURL, episode.guid, ?, ?, ?, ?, ?
+                    FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                    WHERE episode.id = ? AND episode.enclosureURL IS NOT NULL
+                    """
+            ).execute(
+                arguments: [
+                    action.kind.rawValue, now, action.started.map(Self.wholeSeconds), action.position.map(Self.wholeSeconds),
+                    action.total.map(Self.wholeSeconds), episodeID,
+                ])
+        }
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?"), arguments: [episodeID])
         return Playback(
             position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }

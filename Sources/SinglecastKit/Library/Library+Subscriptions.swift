@@ -53,10 +53,7 @@ extension Library {
     @discardableResult
     public func subscribe(podcastID: Int64, keep: Retention? = nil, autoDownload: AutoDownload? = nil) async throws -> Bool {
         try await writer.write { db in
-            let wasSubscribed = try Bool.fetchOne(
-                db, sql: "SELECT subscribedAt IS NOT NULL FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
-            try db.execute(
-                sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE id = ?", arguments: [Date(), podcastID])
+            let wasSubscribed = !(try Self.subscribe(podcastID: podcastID, db: db))
             if let keep {
                 try db.execute(sql: "UPDATE podcast SET keepEpisodes = ? WHERE id = ?", arguments: [keep.count, podcastID])
             }
@@ -64,12 +61,22 @@ extension Library {
                 try db.execute(
                     sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
             }
-            if !wasSubscribed {
-                try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
-                try Self.markMostRecentNew(podcastID: podcastID, db: db)
-            }
             return !wasSubscribed
         }
+    }
+
+    /// Subscribes to a stored podcast with the default settings; returns whether it was not
+    /// subscribed before (then only its most recent episode is new).
+    static func subscribe(podcastID: Int64, db: Database) throws -> Bool {
+        let wasSubscribed = try Bool.fetchOne(
+            db, sql: "SELECT subscribedAt IS NOT NULL FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
+        try db.execute(
+            sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE id = ?", arguments: [Date(), podcastID])
+        if !wasSubscribed {
+            try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
+            try Self.markMostRecentNew(podcastID: podcastID, db: db)
+        }
+        return !wasSubscribed
     }
 
     /// Subscribes, in one transaction, to feeds that have not been fetched yet (an OPML import):
@@ -102,15 +109,17 @@ extension Library {
 
     /// Ends a subscription. The podcast, its episodes and their files stay in the library.
     public func unsubscribe(podcastID: Int64) async throws {
-        try await writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE podcast SET subscribedAt = NULL, etag = NULL, lastModified = NULL, bodyHash = NULL,
-                      updateStatus = NULL, updateDetail = NULL WHERE id = ?
-                    """,
-                arguments: [podcastID])
-            try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
-        }
+        try await writer.write { db in try Self.unsubscribe(podcastID: podcastID, db: db) }
+    }
+
+    static func unsubscribe(podcastID: Int64, db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE podcast SET subscribedAt = NULL, etag = NULL, lastModified = NULL, bodyHash = NULL,
+                  updateStatus = NULL, updateDetail = NULL WHERE id = ?
+                """,
+            arguments: [podcastID])
+        try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
     }
 
     /// Every subscription, numbered in order of subscription, with its counts.

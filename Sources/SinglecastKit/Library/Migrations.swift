@@ -187,6 +187,68 @@ extension Library {
                 t.add(column: "failure", .text)
             }
         }
+        migrator.registerMigration("v6-sync") { db in
+            // Sync with a gpodder-API server: the account (never its password), the server's
+            // timestamps of the last changes applied here, and how far this device's episode
+            // actions were acknowledged (the `episodeAction` id sent last).
+            try db.create(table: "syncAccount") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("server", .text).notNull()
+                t.column("user", .text).notNull()
+                t.column("device", .text).notNull()
+                t.column("api", .text)
+                t.column("deviceRegistered", .boolean).notNull().defaults(to: false)
+                t.column("subscriptionsSince", .integer)
+                t.column("actionsSince", .integer)
+                t.column("sentActionID", .integer).notNull().defaults(to: 0)
+            }
+            // Subscriptions started or ended here since the last sync, recorded whichever
+            // command changes them (subscribe, unsubscribe, import, an update that follows a
+            // moved feed), while an account is set.
+            try db.create(table: "syncSubscriptionChange") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("url", .text).notNull()
+                t.column("change", .text).notNull()  // add | remove
+            }
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER syncSubscriptionChange_add AFTER UPDATE OF subscribedAt ON podcast
+                    WHEN NEW.subscribedAt IS NOT NULL AND OLD.subscribedAt IS NULL AND EXISTS (SELECT 1 FROM syncAccount)
+                    BEGIN
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (NEW.feedKey, 'add');
+                    END;
+                    CREATE TRIGGER syncSubscriptionChange_remove AFTER UPDATE OF subscribedAt ON podcast
+                    WHEN NEW.subscribedAt IS NULL AND OLD.subscribedAt IS NOT NULL AND EXISTS (SELECT 1 FROM syncAccount)
+                    BEGIN
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (NEW.feedKey, 'remove');
+                    END;
+                    CREATE TRIGGER syncSubscriptionChange_move AFTER UPDATE OF feedKey ON podcast
+                    WHEN NEW.feedKey <> OLD.feedKey AND NEW.subscribedAt IS NOT NULL AND OLD.subscribedAt IS NOT NULL
+                      AND EXISTS (SELECT 1 FROM syncAccount)
+                    BEGIN
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (OLD.feedKey, 'remove');
+                      INSERT INTO syncSubscriptionChange (url, change) VALUES (NEW.feedKey, 'add');
+                    END;
+                    """)
+            // The newest episode action received of each kind for each episode (by media URL):
+            // what decides whether a later one is newer, and, while `waiting`, a `play` or `new`
+            // for an episode the library does not know yet, applied when a feed save adds it.
+            try db.create(table: "syncEpisodeAction") { t in
+                t.column("episodeURL", .text).notNull()
+                t.column("action", .text).notNull()
+                t.column("podcastURL", .text).notNull()
+                t.column("guid", .text)
+                t.column("timestamp", .double).notNull()
+                t.column("started", .integer)
+                t.column("position", .integer)
+                t.column("total", .integer)
+                t.column("waiting", .boolean).notNull().defaults(to: false)
+                t.primaryKey(["episodeURL", "action"])
+            }
+            try db.create(
+                index: "syncEpisodeAction_on_waiting", on: "syncEpisodeAction", columns: ["podcastURL"],
+                condition: Column("waiting") == true)
+        }
         return migrator
     }
 }

@@ -34,6 +34,9 @@ extension Singlecast {
         @Flag(help: "Print the result of each update as JSON.")
         var json = false
 
+        @Flag(help: "Sync with the remembered sync server before and after the update (see `singlecast sync`).")
+        var sync = false
+
         func validate() throws {
             if background && !download { throw ValidationError("--background goes with --download.") }
             if let jobs, !(1...32).contains(jobs) { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
@@ -46,6 +49,8 @@ extension Singlecast {
                 named = []
                 for text in podcasts { named?.insert(try await library.podcast(matching: FeedReference(text)).id) }
             }
+            let syncRun = sync ? try await SyncRun.prepare(global: global, library: library) : nil
+            var synced = try await syncRun?.sync(json: json) ?? true
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
             if download {
                 let buffer = try await global.progressBuffer(library)
@@ -57,7 +62,8 @@ extension Singlecast {
                         .start(eligible, buffer: buffer)
                 }
             }
-            if results.contains(where: { if case .failed = $0.status { true } else { false } }) {
+            if let syncRun { synced = try await syncRun.sync(json: json) && synced }
+            if !synced || results.contains(where: { if case .failed = $0.status { true } else { false } }) {
                 throw ExitCode.failure
             }
         }

@@ -1,0 +1,198 @@
+import Foundation
+
+/// Reads an answer of episode actions (`{"actions": [...], "timestamp": N}`) as it arrives,
+/// so that one of 100,000 actions (tens of megabytes) is never held whole, as bytes or as
+/// values: the elements of the `actions` array are cut out of the stream and decoded a batch
+/// at a time into ``ReceivedActions``, which keeps only each episode's newest; the rest of
+/// the answer (its skeleton, `{"actions":[],"timestamp":N}`) is decoded at the end.
+///
+/// The cutting follows JSON's nesting and strings (escapes included) and nothing else; what
+/// it cuts is decoded by `JSONDecoder`, so a malformed answer still fails as malformed.
+struct ActionStream {
+    /// How many actions are decoded at once.
+    static let batchSize = 2000
+
+    private(set) var received = ReceivedActions()
+    private var skeleton: [UInt8] = []
+    private var batch: [UInt8] = [UInt8(ascii: "[")]
+    private var batchCount = 0
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private enum Mode { case skeleton, between, element }
+    private var mode = Mode.skeleton
+
+    /// The skeleton may not grow past this: an answer that is all skeleton is not the API's.
+    static let skeletonLimit = 16 * 1_048_576
+
+    mutating func feed<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws {
+        for byte in bytes { try feed(byte) }
+    }
+
+    private mutating func feed(_ byte: UInt8) throws {
+        if inString {
+            append(byte)
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return
+        }
+        switch mode {
+        case .skeleton:
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["):
+                if depth == 1 && skeletonEndsWithActionsKey() {
+                    skeleton.append(byte)
+                    depth = 2
+                    mode = .between
+                    return
+                }
+                depth += 1
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+            skeleton.append(byte)
+            guard skeleton.count <= Self.skeletonLimit else { throw SyncWire.Skipped() }
+        case .between:
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: ","):
+                return
+            case UInt8(ascii: "]"):
+                try endArray()
+            default:
+                mode = .element
+                if batchCount > 0 { batch.append(UInt8(ascii: ",")) }
+                batchCount += 1
+                try element(byte)
+            }
+        case .element:
+            try element(byte)
+        }
+    }
+
+    private mutating func element(_ byte: UInt8) throws {
+        switch byte {
+        case UInt8(ascii: "\""):
+            inString = true
+            batch.append(byte)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            depth += 1
+            batch.append(byte)
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            if depth == 2 {
+                // A scalar element ended by the array's end (a `}` here is malformed, left to the decoder).
+                if byte == UInt8(ascii: "]") { return try endArray() }
+                batch.append(byte)
+                return
+            }
+            depth -= 1
+            batch.append(byte)
+            if depth == 2 { try endElement() }
+        case UInt8(ascii: ",") where depth == 2:
+            try endElement()
+        default:
+            batch.append(byte)
+        }
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        if mode == .skeleton { skeleton.append(byte) } else { batch.append(byte) }
+    }
+
+    private mutating func endElement() throws {
+        mode = .between
+        if batchCount >= Self.batchSize { try decodeBatch() }
+    }
+
+    private mutating func endArray() throws {
+        try decodeBatch()
+        skeleton.append(UInt8(ascii: "]"))
+        depth = 1
+        mode = .skeleton
+    }
+
+    private mutating func decodeBatch() throws {
+        guard batchCount > 0 else { return }
+        batch.append(UInt8(ascii: "]"))
+        let elements = try JSONDecoder().decode([SyncWire.Lenient<SyncWire.ReceivedAction>].self, from: Data(batch))
+        for element in elements {
+            if let action = element.value { received.add(action) } else { received.ignored += 1 }
+        }
+        batch.removeAll(keepingCapacity: true)
+        batch.append(UInt8(ascii: "["))
+        batchCount = 0
+    }
+
+    /// Whether the skeleton ends with `"actions":` (and white space).
+    private func skeletonEndsWithActionsKey() -> Bool {
+        var end = skeleton.endIndex
+        func skipSpace() { while end > 0, [0x20, 0x0A, 0x0D, 0x09].contains(skeleton[end - 1]) { end -= 1 } }
+        skipSpace()
+        guard end > 0, skeleton[end - 1] == UInt8(ascii: ":") else { return false }
+        end -= 1
+        skipSpace()
+        let key = Array("\"actions\"".utf8)
+        return end >= key.count && Array(skeleton[(end - key.count)..<end]) == key
+    }
+
+    /// The server's timestamp, once the whole answer is in; actions left in the skeleton (an
+    /// answer shaped otherwise) are read from it.
+    mutating func finish() throws -> Int64 {
+        guard mode == .skeleton, depth == 0, !inString else { throw SyncWire.Skipped() }
+        let rest = try JSONDecoder().decode(SyncWire.EpisodeActions.self, from: Data(skeleton))
+        for action in rest.actions { received.add(action) }
+        received.ignored += rest.ignored
+        return rest.timestamp
+    }
+}
+
+/// The episode actions of an answer as applying them needs them: each episode's newest `play`
+/// or `new`, and its newest `download` and `delete`, whatever the order they came in.
+struct ReceivedActions: Sendable {
+    /// By episode URL.
+    var newest: [String: SyncWire.ReceivedAction] = [:]
+    /// By type and episode URL.
+    var kept: [String: SyncWire.ReceivedAction] = [:]
+    /// The actions read, and those left out (unknown types, missing URLs or times).
+    var count = 0
+    var ignored = 0
+    /// One copy of each podcast URL, however many actions name it.
+    private var podcastURLs: Set<String> = []
+
+    init(_ actions: [SyncWire.ReceivedAction] = []) {
+        for action in actions { add(action) }
+    }
+
+    mutating func add(_ action: SyncWire.ReceivedAction) {
+        count += 1
+        var action = action
+        if let shared = podcastURLs.firstIndex(of: action.podcastURL) {
+            action.podcastURL = podcastURLs[shared]
+        } else {
+            podcastURLs.insert(action.podcastURL)
+        }
+        switch action.kind {
+        case .play, .new:
+            if let current = newest[action.episodeURL], !Self.isNewer(action, than: current) { return }
+            newest[action.episodeURL] = action
+        case .download, .delete:
+            let key = action.kind.rawValue + " " + action.episodeURL
+            if let current = kept[key], current.timestamp >= action.timestamp { return }
+            kept[key] = action
+        }
+    }
+
+    /// Whether `a` wins over `b` for the same episode: later; at the same time, a `play` over
+    /// a `new`, then the further position, so that the list's order never decides.
+    static func isNewer(_ a: SyncWire.ReceivedAction, than b: SyncWire.ReceivedAction) -> Bool {
+        if a.timestamp != b.timestamp { return a.timestamp > b.timestamp }
+        if a.kind != b.kind { return a.kind == .play }
+        return (a.position ?? 0) > (b.position ?? 0)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// What a sync did, both ways.
+public struct SyncReport: Equatable, Sendable, Codable {
+    /// The server's host.
+    public var server: String
+    public var api: SyncDialect
+    /// Subscriptions added and removed here for the server.
+    public var addedHere = 0
+    public var removedHere = 0
+    /// Subscription changes sent to the server.
+    public var addedThere = 0
+    public var removedThere = 0
+    /// Feed URLs the server rewrote (`update_urls`).
+    public var rewrittenURLs = 0
+    public var actionsReceived = 0
+    /// Received actions that changed an episode here.
+    public var actionsApplied = 0
+    /// Received actions kept for episodes not in the library yet.
+    public var actionsWaiting = 0
+    public var actionsSent = 0
+    /// Local actions the server refused (a 4xx answer): reported once, never sent again.
+    public var actionsRefused = 0
+    /// The status of the last refusal.
+    public var refusalStatus: Int?
+    /// The refused actions: their type and episode URL (`play https://…/1.mp3`), the first ten.
+    public var refusedActions: [String] = []
+    /// Played marks not sent because the episode's length is not known.
+    public var playedWithoutLength = 0
+    /// Podcasts subscribed for the server whose feeds are to be fetched.
+    public var podcastsToFetch: [Int64] = []
+
+    init(server: String, api: SyncDialect) {
+        self.server = server
+        self.api = api
+    }
+}
+
+/// Syncs the library with a gpodder-API server: receives the changes since the last sync and
+/// applies them in one transaction, then sends this device's subscription changes and
+/// episode actions (at most ``batchSize`` a request), each acknowledged once the server has
+/// taken it. A failure leaves nothing half-applied and loses nothing to send: the next sync
+/// picks up where this one stopped.
+public struct Synchronizer: Sendable {
+    public let library: Library
+    public let session: HTTPSession
+    public let credentials: SyncCredentials
+    /// The most actions one upload carries.
+    public static let batchSize = 1000
+
+    public init(library: Library, session: HTTPSession, credentials: SyncCredentials) {
+        self.library = library
+        self.session = session
+        self.credentials = credentials
+    }
+
+    /// The client for the account's server, in its dialect (found and remembered when not known).
+    private func client(for account: SyncAccount) async throws -> SyncClient {
+        if let dialect = account.dialect {
+            let client = SyncClient(session: session, server: account.server, credentials: credentials, dialect: dialect)
+            try await client.login()
+            return client
+        }
+        let client = try await SyncClient.detect(session: session, server: account.server, credentials: credentials)
+        try await library.recordSyncDialect(client.dialect)
+        return client
+    }
+
+    /// The account's devices (gpodder.net dialect only).
+    public func devices(_ account: SyncAccount) async throws -> (devices: [SyncDevice], api: SyncDialect) {
+        let client = try await client(for: account)
+        return (try await client.devices(), client.dialect)
+    }
+
+    /// Syncs once as `account`, the one the library remembers (registering the device with
+    /// `caption` the first time).
+    public func sync(_ account: SyncAccount, caption: String) async throws -> SyncReport {
+        let client = try await client(for: account)
+        var report = SyncReport(server: account.server.host(percentEncoded: false) ?? "", api: client.dialect)
+        if client.dialect == .gpodder && !account.deviceRegistered {
+            // A device of the account (the phone's, joined with --device) keeps its caption.
+            if try await !client.devices().contains(where: { $0.id == account.device }) {
+                try await client.registerDevice(account.device, caption: caption)
+            }
+            try await library.recordDeviceRegistered()
+        }
+
+        // Receive everything first; apply it all at once.
+        let subscriptions = try await client.subscriptionChanges(device: account.device, since: account.subscriptionsSince)
+        let actions = try await client.episodeActions(since: account.actionsSince)
+        report.actionsReceived = actions.actions.count
+        let applied = try await library.applySync(
+            subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp,
+            firstSync: account.subscriptionsSince == nil)
+        report.addedHere = applied.added.count
+        report.removedHere = applied.removed
+        report.actionsApplied = applied.applied
+        report.actionsWaiting = applied.waiting
+        report.podcastsToFetch = applied.added.filter(\.needsFetch).map(\.id)
+
+        // Then send this device's changes.
+        let changes = try await library.subscriptionChangesToSend()
+        if !changes.add.isEmpty || !changes.remove.isEmpty {
+            let result = try await client.uploadSubscriptionChanges(
+                device: account.device, add: changes.add, remove: changes.remove)
+            report.addedThere = changes.add.count
+            report.removedThere = changes.remove.count
+            report.rewrittenURLs = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: result.updateURLs)
+        } else if changes.upTo > 0 {
+            _ = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: [])
+        }
+
+        var sentUpTo = account.sentActionID
+        while true {
+            let window = try await library.unsentActions(after: sentUpTo, limit: Self.batchSize)
+            guard let last = window.last else { break }
+            var batch: [SyncWire.SentAction] = []
+            for unsent in window where unsent.isShareable {
+                let sent = SyncWire.SentAction(
+                    unsent.action, device: client.dialect == .gpodder ? account.device : nil, total: unsent.duration)
+                if unsent.action.kind == .play && sent.position == nil {
+                    report.playedWithoutLength += 1
+                    continue
+                }
+                batch.append(sent)
+            }
+            if !batch.isEmpty {
+                try await upload(batch, client: client, report: &report)
+            }
+            try await library.acknowledgeActions(upTo: last.id)
+            sentUpTo = last.id
+        }
+        return report
+    }
+
+    /// Uploads a batch; a batch the server refuses (4xx) is halved until the actions it
+    /// refuses are found, which are reported and dropped, so that one bad action never
+    /// blocks the rest of the queue.
+    private func upload(_ batch: [SyncWire.SentAction], client: SyncClient, report: inout SyncReport) async throws {
+        switch try await client.uploadEpisodeActions(batch) {
+        case .accepted:
+            report.actionsSent += batch.count
+        case .refused(let status):
+            guard batch.count > 1 else {
+                report.actionsRefused += 1
+                report.refusalStatus = status
+                if report.refusedActions.count < 10 { report.refusedActions.append("\(batch[0].action) \(batch[0].episode)") }
+                return
+            }
+            let middle = batch.count / 2
+            try await upload(Array(batch[..<middle]), client: client, report: &report)
+            try await upload(Array(batch[middle...]), client: client, report: &report)
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+
+extension Singlecast {
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sync subscriptions and listening progress with a gpodder-API server (gpodder.net, Nextcloud GPodder Sync, oPodSync).",
+            discussion: """
+                The first run needs --server and --user; they are remembered, with the device id and the \
+                server's API, so later a bare `singlecast sync` is enough. The password comes from \
+                $NETRC or ~/.netrc (machine = the server's host), else $SINGLECAST_SYNC_PASSWORD, else a \
+                prompt on a terminal; it is never stored. Exit status: 0 when everything went through, \
+                1 when the server failed or refused (nothing is half-applied, nothing to send is lost), \
+                64 for missing arguments or password.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var account: SyncOptions
+
+        @Flag(help: "Forget the server, user and device, and all sync state (no request is made).")
+        var forget = false
+
+        @Flag(help: "List the account's devices (gpodder.net API), to join one with --device.")
+        var devices = false
+
+        @Flag(help: "Print the result as JSON.")
+        var json = false
+
+        func validate() throws {
+            if forget && (devices || account.isGiven) {
+                throw ValidationError("--forget goes alone.")
+            }
+        }
+
+        func run() async throws {
+            let library = try await global.openLibrary()
+            if forget {
+                let had = try await library.forgetSync()
+                if json {
+                    try printJSON(["forgotten": had])
+                } else {
+                    print(had ? "Forgot the sync account and its state." : "No sync account was remembered.")
+                }
+                return
+            }
+            let run = try await SyncRun.prepare(
+                global: global, library: library, server: account.server, user: account.user, device: account.device,
+                api: account.api)
+            if devices {
+                try await run.listDevices(json: json)
+            } else if try await !run.sync(json: json) {
+                throw ExitCode.failure
+            }
+        }
+    }
+}
+
+/// The options that name the account, shared by `sync` and `update --sync`.
+struct SyncOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The sync server's address (remembered).", valueName: "url"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The account's user name (remembered).", valueName: "name"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("This device's id on the server (default singlecast-HOSTNAME; remembered).", valueName: "id"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("The server's API, when it should not be found by asking: gpodder or nextcloud.", valueName: "api"))
+    var api: SyncDialect?
+
+    var isGiven: Bool { server != nil || user != nil || device != nil || api != nil }
+
+    func validate() throws {
+        if let server, Self.serverURL(server) == nil {
+            throw ValidationError("--server needs an http or https address, not \(server.redactingURLPasswords).")
+        }
+        if let user, user.isEmpty || user.contains("/") { throw ValidationError("--user needs a user name.") }
+        if let device, device.isEmpty || device.contains("/") { throw ValidationError("--device needs an id without '/'.") }
+    }
+
+    /// `https://host/` for `host`; nil for what is not an http(s) address. User info is dropped.
+    static func serverURL(_ text: String) -> URL? {
+        let full = text.contains("://") ? text : "https://" + text
+        guard var components = URLComponents(string: full), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else { return nil }
+        components.user = nil
+        components.password = nil
+        return components.url
+    }
+}
+
+extension SyncDialect: ExpressibleByArgument {}
+
+/// One sync as the command line runs it: the account settled, the password found, the
+/// server's changes applied, the feeds of new subscriptions fetched, and the report printed.
+struct SyncRun {
+    var global: GlobalOptions
+    var library: Library
+    var account: SyncAccount
+    var credentials: SyncCredentials
+    var source: SyncPasswordSource
+
+    /// Settles the account (the options given over what is remembered) and finds the password,
+    /// without a request. Throws a `ValidationError` (exit 64) when something is missing.
+    static func prepare(
+        global: GlobalOptions, library: Library, server given: String? = nil, user: String? = nil, device: String? = nil,
+        api: SyncDialect? = nil
+    ) async throws -> SyncRun {
+        let remembered = try await library.syncAccount()
+        guard let server = given.flatMap(SyncOptions.serverURL) ?? remembered?.server,
+            let user = user ?? remembered?.user
+        else {
+            throw ValidationError(
+                "No sync account is remembered: give --server and --user (for example --server https://gpodder.net --user NAME).")
+        }
+        let sameServer = remembered.map { $0.server == server && $0.user == user } ?? false
+        let device = device ?? (sameServer ? remembered?.device : nil) ?? "singlecast-" + Self.hostName()
+        let proposed = SyncAccount(
+            server: server, user: user, device: device, dialect: api ?? (sameServer ? remembered?.dialect : nil))
+        guard let found = Self.password(server: server, user: user, environment: global.environment) else {
+            throw ValidationError(
+                "No password for \(user) at \(Words.syncServer(server)): put it in ~/.netrc (or the file $NETRC names) as "
+                    + "`machine \(server.host(percentEncoded: false) ?? "HOST") login \(user) password …`, "
+                    + "or in $\(SyncPassword.environmentVariable), or run sync on a terminal to type it.")
+        }
+        let account = try await library.rememberSyncAccount(proposed)
+        return SyncRun(
+            global: global, library: library, account: account,
+            credentials: SyncCredentials(user: user, password: found.password), source: found.source)
+    }
+
+    /// The netrc entry, the environment, or a prompt without echo when standard input is a terminal.
+    static func password(server: URL, user: String, environment: [String: String]) -> (
+        password: String, source: SyncPasswordSource
+    )? {
+        if let found = SyncPassword.find(server: server, user: user, environment: environment) { return found }
+        guard isatty(STDIN_FILENO) == 1 else { return nil }
+        // Echo off before the prompt shows, so that nothing typed after it is ever echoed.
+        var saved = termios()
+        let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
+        if canHide {
+            var hidden = saved
+            hidden.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
+        }
+        FileHandle.standardError.write(Data("Password for \(user) at \(Words.syncServer(server)): ".utf8))
+        let line = readLine(strippingNewline: true)
+        if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        FileHandle.standardError.write(Data("\n".utf8))
+        guard let line, !line.isEmpty else { return nil }
+        return (line, .prompt)
+    }
+
+    static func hostName() -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+        return name.isEmpty ? "linux" : name
+    }
+
+    /// How the failure reads, with where the password came from.
+    func words(_ error: SyncError) -> String {
+        Words.syncFailure(error, source: source, home: global.environment["HOME"])
+    }
+
+    /// Lists the account's devices.
+    func listDevices(json: Bool) async throws {
+        let listed: [SyncDevice]
+        do {
+            listed = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
+                try await Synchronizer(library: library, session: session, credentials: credentials).devices(account).devices
+            }
+        } catch let error as SyncError {
+            printError("error: " + words(error))
+            throw ExitCode.failure
+        }
+        if json {
+            try printJSON(listed)
+            return
+        }
+        let width = max(2, listed.map(\.id.count).max() ?? 0)
+        print("ID".padding(toLength: width, withPad: " ", startingAt: 0) + "  TYPE     SUBS  CAPTION")
+        for device in listed {
+            let type = (device.type ?? "").padding(toLength: 7, withPad: " ", startingAt: 0)
+            let subscriptions = device.subscriptions.map(String.init) ?? ""
+            print(
+                device.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(type)  "
+                    + String(repeating: " ", count: max(0, 4 - subscriptions.count)) + subscriptions + "  "
+                    + (device.caption ?? ""))
+        }
+    }
+
+    /// Syncs, fetches the feeds of subscriptions added for the server, and prints the report;
+    /// returns whether everything went through (failures are printed).
+    func sync(json: Bool) async throws -> Bool {
+        let caption = "Singlecast on \(Self.hostName())"
+        let outcome: (report: SyncReport, fetchFailures: Int)
+        do {
+            outcome = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
+                let report = try await Synchronizer(library: library, session: session, credentials: credentials)
+                    .sync(account, caption: caption)
+                var failures = 0
+                if !report.podcastsToFetch.isEmpty {
+                    let wanted = Set(report.podcastsToFetch)
+                    let summaries = try await library.subscriptions().filter { wanted.contains($0.podcast.id) }
+                    for update in await FeedUpdater(library: library, session: session).update(summaries) {
+                        for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
+                        if case .failed(let message) = update.status {
+                            failures += 1
+                            printError("error: \(update.podcast.feedKey.redactingURLPasswords): \(message) (it stays subscribed)")
+                        }
+                    }
+                }
+                return (report, failures)
+            }
+        } catch let error as SyncError {
+            printError("error: " + words(error))
+            return false
+        }
+        let report = outcome.report
+        if report.actionsRefused > 0 { printError("error: " + Words.syncRefused(report, server: Words.syncServer(account.server))) }
+        if json {
+            try printJSON(SyncJSON(report, server: account.server, fetchFailures: outcome.fetchFailures))
+        } else {
+            printNow(Words.syncSummary(report, server: Words.syncServer(account.server), fetchFailures: outcome.fetchFailures))
+        }
+        return report.actionsRefused == 0 && outcome.fetchFailures == 0
+    }
+}
+
+/// The `--json` shape of a sync: the summary line's figures.
+struct SyncJSON: Encodable {
+    var server: String
+    var api: String
+    var subscriptions: Counts
+    var actions: Actions
+    var rewrittenURLs: Int
+    var failedFeeds: Int
+
+    struct Counts: Encodable {
+        var addedHere: Int
+        var removedHere: Int
+        var addedThere: Int
+        var removedThere: Int
+    }
+
+    struct Actions: Encodable {
+        var received: Int
+        var applied: Int
+        var waiting: Int
+        var sent: Int
+        var refused: Int
+        var playedWithoutLength: Int
+    }
+
+    init(_ report: SyncReport, server: URL, fetchFailures: Int) {
+        self.server = server.absoluteString
+        api = report.api.rawValue
+        subscriptions = Counts(
+            addedHere: report.addedHere, removedHere: report.removedHere, addedThere: report.addedThere,
+            removedThere: report.removedThere)
+        actions = Actions(
+            received: report.actionsReceived, applied: report.actionsApplied, waiting: report.actionsWaiting,
+            sent: report.actionsSent, refused: report.actionsRefused, playedWithoutLength: report.playedWithoutLength)
+        rewrittenURLs = report.rewrittenURLs
+        failedFeeds = fetchFailures
+    }
+}

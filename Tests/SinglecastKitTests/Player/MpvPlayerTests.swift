@@ -30,10 +30,10 @@ import TestSupport
     }
 
     @Test func startsThenReportsPositionsAndStopEndsIt() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4))) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { _, session, recorder in
             let started = try #require(await recorder.started())
             #expect(started.position < 0.5)
-            #expect(abs((started.duration ?? 0) - 4) < 0.1)
+            #expect(abs((started.duration ?? 0) - 60) < 0.1)
             _ = try #require(await recorder.first { if case .position = $0 { true } else { false } })
             let folder = URL(fileURLWithPath: session.socketPath).deletingLastPathComponent().path
             #expect(FileManager.default.fileExists(atPath: session.socketPath))
@@ -41,7 +41,7 @@ import TestSupport
             let end = try #require(await recorder.end())
             #expect(end.reason == .stopped)
             #expect(end.position != nil)
-            #expect(abs((end.duration ?? 0) - 4) < 0.1)
+            #expect(abs((end.duration ?? 0) - 60) < 0.1)
             #expect(TestProcess.isGone(session.processID))
             #expect(!FileManager.default.fileExists(atPath: folder), "the private folder is removed")
             // The events before the end are the start, positions and nothing else.
@@ -56,7 +56,7 @@ import TestSupport
     }
 
     @Test func theSocketIsPrivateAndUnderTheRuntimeFolder() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4))) }) { fixture, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { fixture, session, recorder in
             _ = try #require(await recorder.started())
             let folder = URL(fileURLWithPath: session.socketPath).deletingLastPathComponent()
             #expect(folder.deletingLastPathComponent().path == fixture.folder.appendingPathComponent("run").path)
@@ -81,7 +81,7 @@ import TestSupport
                 try Data().write(to: folder.appendingPathComponent("mpv.sock"))
             }
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned!.path)
-            return PlaybackRequest(source: .file(try fixture.wav(seconds: 4)))
+            return PlaybackRequest(source: .file(try fixture.wav(seconds: 60)))
         }) { _, _, recorder in
             _ = try #require(await recorder.started())
             #expect(!FileManager.default.fileExists(atPath: abandoned!.path))
@@ -90,7 +90,7 @@ import TestSupport
     }
 
     @Test func startsWhereAsked() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6)), start: 2) }) { _, _, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), start: 2) }) { _, _, recorder in
             let started = try #require(await recorder.started())
             #expect(abs(started.position - 2) < 0.3)
         }
@@ -111,7 +111,7 @@ import TestSupport
     }
 
     @Test func pausingAndResumingAreEvents() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6))) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { _, session, recorder in
             _ = try #require(await recorder.started())
             try await session.setPaused(true)
             _ = try #require(await recorder.first { if case .paused = $0 { true } else { false } })
@@ -123,7 +123,7 @@ import TestSupport
     }
 
     @Test func quittingMpvIsQuit() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6))) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { _, session, recorder in
             _ = try #require(await recorder.started())
             // As the user's `q` does: mpv's `quit` command, here from a second client.
             #expect(MpvClient.send(session.socketPath, ["quit"]))
@@ -135,7 +135,7 @@ import TestSupport
     }
 
     @Test func mpvKilledIsPlayerDiedWithTheLastPosition() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6)), start: 1) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), start: 1) }) { _, session, recorder in
             _ = try #require(await recorder.started())
             try await session.setPaused(true)
             _ = try #require(await recorder.first { if case .paused = $0 { true } else { false } })
@@ -148,7 +148,7 @@ import TestSupport
     }
 
     @Test func stopKillsAnMpvThatDoesNotQuit() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 6))) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { _, session, recorder in
             _ = try #require(await recorder.started())
             kill(session.processID, SIGSTOP)  // hung: it reads no more commands
             await session.stop()
@@ -163,7 +163,7 @@ import TestSupport
         let fixture = try PlayerFixture()
         defer { fixture.remove() }
         let session = try #require(
-            try await fixture.player().play(PlaybackRequest(source: .file(try fixture.wav(seconds: 6)))) as? MpvSession)
+            try await fixture.player().play(PlaybackRequest(source: .file(try fixture.wav(seconds: 60)))) as? MpvSession)
         let started = Latch<Void>()
         let listener = Task {
             for await event in session.events {
@@ -183,7 +183,7 @@ import TestSupport
         try #require(FileManager.default.isExecutableFile(atPath: probe.path), "build player-probe (swift build)")
         let process = Process()
         process.executableURL = probe
-        process.arguments = [try fixture.wav(seconds: 6)]
+        process.arguments = [try fixture.wav(seconds: 60)]
         process.environment = fixture.environment
         process.currentDirectoryURL = fixture.folder
         let output = Pipe()
@@ -204,7 +204,7 @@ import TestSupport
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/episode.wav", data: TestAudio.wavData(seconds: 6), contentType: "audio/wav",
+            path: "/episode.wav", data: TestAudio.wavData(seconds: 60), contentType: "audio/wav",
             authorization: "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk")  // alice:s3cret-password
         let url = try #require(URL(string: "http://alice:s3cret-password@127.0.0.1:\(server.port)/episode.wav"))
         try await playing({ _ in PlaybackRequest(source: .stream(url)) }) { _, session, recorder in
@@ -231,7 +231,7 @@ import TestSupport
                 try? await elsewhere.stop()
             }
         }
-        let wav = TestAudio.wavData(seconds: 6)
+        let wav = TestAudio.wavData(seconds: 60)
         let alice = "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk"
         origin.serve(path: "/episode.wav", data: wav, contentType: "audio/wav", authorization: alice)
         elsewhere.serve(path: "/cdn/episode.wav", data: wav, contentType: "audio/wav")
@@ -255,7 +255,7 @@ import TestSupport
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/episode.wav", data: TestAudio.wavData(seconds: 6), contentType: "audio/wav",
+            path: "/episode.wav", data: TestAudio.wavData(seconds: 60), contentType: "audio/wav",
             authorization: "Basic YWxpY2U6czNjcmV0LXBhc3N3b3Jk")
         let netrc = NSTemporaryDirectory() + "netrc-\(UUID().uuidString)"
         try Data("machine 127.0.0.1 login alice password s3cret-password\n".utf8).write(to: URL(fileURLWithPath: netrc))
@@ -317,7 +317,7 @@ import TestSupport
             PlaybackChapter(title: "Intro", start: 0), PlaybackChapter(title: "Questions = answers; #1", start: 1.5),
             PlaybackChapter(title: "Outro", start: 3),
         ]
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 5)), chapters: chapters) }) { _, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), chapters: chapters) }) { _, session, recorder in
             _ = try #require(await recorder.started())
             guard case .array(let list) = session.property("chapter-list") else {
                 Issue.record("no chapter-list")
@@ -332,7 +332,7 @@ import TestSupport
     }
 
     @Test func theTitleAndSpeedAreSet() async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 5)), speed: 1.5, title: "Épisode \"1\"") }) {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), speed: 1.5, title: "Épisode \"1\"") }) {
             _, session, recorder in
             _ = try #require(await recorder.started())
             #expect(session.property("speed") == .number(1.5))
@@ -347,7 +347,7 @@ import TestSupport
 
     @Test(arguments: [false, true])
     func onlyAnInteractivePlaybackGivesMpvTheTerminal(interactive: Bool) async throws {
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4)), interactive: interactive) }) {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), interactive: interactive) }) {
             _, session, recorder in
             _ = try #require(await recorder.started())
             let input = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session.processID)/fd/0")
@@ -375,7 +375,7 @@ import TestSupport
 
     @Test func mpvsTerminalOutputCanBeKeptOffStandardOutput() async throws {
         // mpv's stdout goes to our stderr: checked on its descriptors, which point where ours do.
-        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 4))) }) { fixture, session, recorder in
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { fixture, session, recorder in
             _ = try #require(await recorder.started())
             _ = fixture
             let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session.processID)/fd/1")
@@ -384,7 +384,7 @@ import TestSupport
         let fixture = try PlayerFixture()
         defer { fixture.remove() }
         let session = try #require(
-            try await fixture.player(output: .standardError).play(PlaybackRequest(source: .file(try fixture.wav(seconds: 4))))
+            try await fixture.player(output: .standardError).play(PlaybackRequest(source: .file(try fixture.wav(seconds: 60))))
                 as? MpvSession)
         let recorder = EventRecorder(session)
         _ = try #require(await recorder.started())

@@ -310,16 +310,13 @@ public struct Library: Sendable {
     private static func episodes(
         _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download]
     ) throws -> [EpisodeEntry] {
-        var entries: [EpisodeEntry] = []
-        try EpisodeColumns.forEachEntry(
+        try EpisodeColumns.entries(
             db,
             sql: """
                 SELECT \(EpisodeColumns.entrySelection()) FROM episode
                 WHERE podcastId = ? AND position > ? ORDER BY position LIMIT ?
                 """,
-            arguments: [podcastID, after, limit], downloads: downloads
-        ) { entry, _ in entries.append(entry) }
-        return entries
+            arguments: [podcastID, after, limit], downloads: downloads)
     }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {

@@ -207,18 +207,15 @@ import Testing
                 ("season", 3), ("episodeNumber", 4), ("explicit", false), ("transcriptURL", "other"), ("chaptersURL", "other"),
                 ("transcripts", #"[{"url":"https://other","type":"text/plain"}]"#),
             ]
-            var changes: [(name: String, episode: Episode)] = []
-            try EpisodeColumns.forEachRow(
-                db, sql: "SELECT " + other.map { "? AS \($0.0)" }.joined(separator: ", "),
-                arguments: StatementArguments(other.map(\.1))
-            ) { columns in
-                for field in EpisodeColumns.fields {
-                    var changed = full
-                    field.read(&changed, columns, try #require(other.firstIndex { $0.0 == field.name }))
-                    changes.append((field.name, changed))
-                }
+            let row = try #require(
+                try Row.fetchOne(
+                    db, sql: "SELECT " + other.map { "? AS \($0.0)" }.joined(separator: ", "),
+                    arguments: StatementArguments(other.map(\.1))))
+            return try EpisodeColumns.fields.map { field in
+                var changed = full
+                field.read(&changed, row, try #require(other.firstIndex { $0.0 == field.name }))
+                return (name: field.name, episode: changed)
             }
-            return changes
         }
         #expect(changes.count == EpisodeColumns.fields.count)
         for (name, changed) in changes {

@@ -174,10 +174,8 @@ public actor FeedSave {
     }
 }
 
-/// Counts the feed saves under way on the library's writer connection. While any is, SQLite
-/// does not checkpoint on commit: a large feed's pages stay in the write-ahead log and are
-/// copied into the database file once, by ``Library/checkpoint()`` or when the library
-/// closes, rather than again and again while the feed is saved.
+/// Counts the feed saves under way on the library's writer connection; while any is, SQLite
+/// does not checkpoint on commit (see ``Library/open(directory:)``).
 final class CheckpointDeferral: Sendable {
     private let saves = Mutex(0)
 

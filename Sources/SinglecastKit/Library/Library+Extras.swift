@@ -30,17 +30,15 @@ extension Library {
     /// feed read most recently, when several podcasts list it); nil when none does.
     public func episodeOfferingExtras(enclosureURL: String) async throws -> Episode? {
         try await writer.read { db in
-            var episode: Episode?
-            try EpisodeColumns.forEachEntry(
+            try Row.fetchOne(
                 db,
                 sql: """
                     SELECT \(EpisodeColumns.entrySelection()) FROM episode
                     WHERE enclosureURL = ? AND (transcriptURL IS NOT NULL OR chaptersURL IS NOT NULL)
                     ORDER BY position IS NULL, id DESC LIMIT 1
                     """,
-                arguments: [enclosureURL], downloads: [:]
-            ) { entry, _ in episode = entry.episode }
-            return episode
+                arguments: [enclosureURL]
+            ).map { EpisodeColumns.entry(from: $0, downloads: [:]).episode }
         }
     }
 

@@ -90,18 +90,17 @@ extension Library {
     /// The episode heard most recently that is not played, with its podcast; nil when there is none.
     public func lastHeardEpisode() async throws -> (podcast: StoredPodcast, entry: EpisodeEntry)? {
         try await writer.read { db in
-            var found: (podcastID: Int64, entry: EpisodeEntry)?
-            try EpisodeColumns.forEachEntry(
-                db,
-                sql: """
-                    SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode
-                    WHERE heardAt IS NOT NULL AND playedAt IS NULL AND playPosition IS NOT NULL
-                    ORDER BY heardAt DESC LIMIT 1
-                    """,
-                downloads: try Self.downloadsByEnclosureURL(db)
-            ) { entry, columns in found = (columns[EpisodeColumns.entryColumnCount], entry) }
-            guard let found, let podcast = try Self.podcast(db, id: found.podcastID) else { return nil }
-            return (podcast, found.entry)
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode
+                        WHERE heardAt IS NOT NULL AND playedAt IS NULL AND playPosition IS NOT NULL
+                        ORDER BY heardAt DESC LIMIT 1
+                        """),
+                let podcast = try Self.podcast(db, id: row[EpisodeColumns.entryColumnCount])
+            else { return nil }
+            return (podcast, EpisodeColumns.entry(from: row, downloads: try Self.downloadsByEnclosureURL(db)))
         }
     }
 
@@ -162,8 +161,7 @@ extension Library {
     /// The played episodes whose files are downloaded, of one podcast or of all.
     public func playedDownloadedEpisodes(podcastID: Int64?) async throws -> [EpisodeEntry] {
         try await writer.read { db in
-            var entries: [EpisodeEntry] = []
-            try EpisodeColumns.forEachEntry(
+            try EpisodeColumns.entries(
                 db,
                 sql: """
                     SELECT \(EpisodeColumns.entrySelection()) FROM episode
@@ -171,9 +169,7 @@ extension Library {
                     WHERE episode.playedAt IS NOT NULL AND (?1 IS NULL OR episode.podcastId = ?1)
                     ORDER BY episode.podcastId, episode.position
                     """,
-                arguments: [podcastID], downloads: try Self.downloadsByEnclosureURL(db)
-            ) { entry, _ in entries.append(entry) }
-            return entries
+                arguments: [podcastID], downloads: try Self.downloadsByEnclosureURL(db))
         }
     }
 }

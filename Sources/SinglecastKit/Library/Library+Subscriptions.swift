@@ -196,16 +196,17 @@ extension Library {
         try await writer.read { db in
             let downloads = try Self.downloadsByEnclosureURL(db)
             var podcasts: [Int64: StoredPodcast] = [:]
-            var found: [(podcastID: Int64, entry: EpisodeEntry)] = []
-            try EpisodeColumns.forEachEntry(
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode JOIN podcast ON podcast.id = episode.podcastId
                     WHERE episode.isNew AND podcast.subscribedAt IS NOT NULL
                     ORDER BY episode.published IS NULL, episode.published DESC, podcast.id, episode.position
-                    """,
-                downloads: downloads
-            ) { entry, columns in found.append((columns[EpisodeColumns.entryColumnCount], entry)) }
+                    """)
+            let found = try Array(
+                rows.map { row in
+                    (podcastID: row[EpisodeColumns.entryColumnCount] as Int64, entry: EpisodeColumns.entry(from: row, downloads: downloads))
+                })
             return try found.map { podcastID, entry in
                 if podcasts[podcastID] == nil { podcasts[podcastID] = try Self.podcast(db, id: podcastID) }
                 return NewEpisode(podcast: podcasts[podcastID]!, entry: entry)

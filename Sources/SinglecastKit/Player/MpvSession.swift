@@ -170,8 +170,10 @@ final class MpvSession: PlaybackSession {
             onClose: { [self] in socketClosed() })
         Task { [self] in
             let exit = await child.waitForExit()
-            // mpv's last messages (its end-file) are still to be read when it has just exited.
-            if await readerClosed.wait(timeout: .seconds(1)) == nil {
+            // mpv's last messages (its end-file, the log line naming an HTTP status) are still to
+            // be read when it has just exited: the socket's end comes after them, at once unless
+            // the machine is very busy. Only a socket that never ends (a grandchild holding it) is cut.
+            if await readerClosed.wait(timeout: .seconds(10)) == nil {
                 socket.shutDown()
                 _ = await readerClosed.wait()
             }

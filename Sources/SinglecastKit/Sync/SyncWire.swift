@@ -181,10 +181,16 @@ enum SyncWire {
         if let value = try? container.decode(Double.self, forKey: key), value.isFinite, abs(value) < 1e15 {
             return Int(value.rounded(.down))
         }
-        let text = try container.decode(String.self, forKey: key).trimmingCharacters(in: .whitespaces)
+        guard let value = integer(fromText: try container.decode(String.self, forKey: key)) else { throw Skipped() }
+        return value
+    }
+
+    /// A number of seconds written as text (`"120"`, `" 120.7 "`), rounded down; nil for other text.
+    static func integer(fromText text: String) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
         if let value = Int(text) { return value }
         if let value = Double(text), value.isFinite, abs(value) < 1e15 { return Int(value.rounded(.down)) }
-        throw Skipped()
+        return nil
     }
 
     /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS`, optionally with a fraction (`.5`) and

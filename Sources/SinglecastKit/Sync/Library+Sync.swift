@@ -341,11 +341,12 @@ extension Library {
             received[url] = max(received[url] ?? -.infinity, row[1])
             if row[2] { waitingURLs.insert(url) }
         }
+        let statements = try StoreStatements(db)
         for action in newest.values.sorted(by: { $0.timestamp < $1.timestamp }) {
             let known = max(local[action.episodeURL] ?? -.infinity, received[action.episodeURL] ?? -.infinity)
             guard action.timestamp > known else { continue }
             let episodeID = byURL[action.episodeURL] ?? action.guid.flatMap { byGUID[action.podcastURL + "\n" + $0] }
-            try store(action, waiting: episodeID == nil, replacesWaiting: waitingURLs.contains(action.episodeURL), db: db)
+            try store(action, waiting: episodeID == nil, replacesWaiting: waitingURLs.contains(action.episodeURL), statements)
             if let episodeID {
                 try apply(action, episodeID: episodeID, db: db)
                 applied.applied += 1
@@ -355,20 +356,32 @@ extension Library {
         }
     }
 
+    /// The statements ``store(_:waiting:replacesWaiting:_:)`` runs, prepared once for all the
+    /// actions of an answer.
+    private struct StoreStatements {
+        var unwait: Statement
+        var keep: Statement
+
+        init(_ db: Database) throws {
+            unwait = try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
+            keep = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO syncEpisodeAction
+                      (episodeURL, action, podcastURL, guid, timestamp, started, position, total, waiting)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+        }
+    }
+
     /// Keeps a received `play` or `new` as the episode's newest; another kind waiting for the
     /// same episode no longer waits.
-    private static func store(_ action: SyncWire.ReceivedAction, waiting: Bool, replacesWaiting: Bool, db: Database) throws {
+    private static func store(
+        _ action: SyncWire.ReceivedAction, waiting: Bool, replacesWaiting: Bool, _ statements: StoreStatements
+    ) throws {
         if replacesWaiting {
-            try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
-                .execute(arguments: [action.episodeURL])
+            try statements.unwait.execute(arguments: [action.episodeURL])
         }
-        try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO syncEpisodeAction
-                  (episodeURL, action, podcastURL, guid, timestamp, started, position, total, waiting)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
+        try statements.keep.execute(
             arguments: [
                 action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp, action.started,
                 action.position, action.total, waiting,
@@ -394,7 +407,7 @@ extension Library {
         case .download, .delete:
             return
         }
-        _ = try recordPlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
+        try changePlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
     }
 
     /// Applies the received actions that wait for episodes of this podcast which a feed save

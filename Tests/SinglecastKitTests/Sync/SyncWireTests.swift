@@ -109,6 +109,31 @@ import Testing
         #expect(SyncWire.SentAction(played, device: nil).position == nil)
     }
 
+    @Test func writesActionsAsJSONEncoderDoes() throws {
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        let actions = [
+            SyncWire.SentAction(
+                EpisodeAction(
+                    podcastURL: "https://a/feed?x=\"1\"&y=\\", episodeURL: "https://a/caf\u{E9} \u{1F600}\n\t\u{1}.mp3",
+                    guid: "g/1", kind: .play, timestamp: at, started: 5, position: 1390, total: 3723), device: "laptop"),
+            SyncWire.SentAction(
+                EpisodeAction(podcastURL: "https://a/feed", episodeURL: "https://a/2.mp3", kind: .download, timestamp: at),
+                device: nil),
+            SyncWire.SentAction(
+                EpisodeAction(
+                    podcastURL: "https://a/feed", episodeURL: "https://a/3.mp3", kind: .play, timestamp: at, started: nil,
+                    position: nil, total: nil), device: nil, total: -1),
+        ]
+        func objects(_ data: Data) throws -> [[String: String]] {
+            let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            return list.map { $0.mapValues { "\($0)" } }
+        }
+        let written = SyncWire.SentAction.json(actions)
+        #expect(try objects(written) == objects(try JSONEncoder().encode(actions)))
+        #expect(try objects(written)[0]["episode"] == "https://a/caf\u{E9} \u{1F600}\n\t\u{1}.mp3")
+        #expect(SyncWire.SentAction.json([]) == Data("[]".utf8))
+    }
+
     @Test(arguments: [
         ("https://a.example/feed.xml", true), ("http://a.example/", true), ("file:///home/me/feed.xml", false),
         ("https://user:secret@a.example/feed", false), ("feed.xml", false), ("ftp://a.example/feed", false),

@@ -17,6 +17,15 @@ interleaved rounds:
 Last, the bounded-memory check: `singlecast sync` receiving --memory-actions actions (default
 100,000, a body of about 20 MB) for episodes it does not know yet (all kept to apply later).
 Printed are medians of wall seconds, CPU seconds and peak RSS, and the ratios to mygpoclient.
+
+How the two sides are timed: the same way, each as a whole process from its start to its exit
+under /usr/bin/time (the ratios compare these). For mygpoclient that is python3 starting,
+importing mygpoclient, and the call; for singlecast, the process starting, opening the library,
+the HTTP client, every request the sync makes and applying what came. mygpoclient's call alone
+(timed inside its process around the download or upload) is printed beside it for information,
+with the cost of starting each program and exiting without any work (`python3` importing
+mygpoclient's api; `singlecast sync --forget` on an empty library, which opens the library and
+makes no request), and how many requests each sync made.
 Needs /usr/bin/python3 with python3-mygpoclient, /usr/bin/time, and .build/release/singlecast
 (`swift build -c release --product singlecast`).
 """
@@ -38,6 +47,7 @@ class Store:
         self.subscriptions = {}  # (user, device) -> [(stamp, url, added)]
         self.sessions = {}
         self.feed = b""
+        self.requests = {}       # (user, "singlecast" or "mygpoclient") -> number of API requests
 
 
 STORE = Store()
@@ -95,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
         since = int(parse_qs(url.query).get("since", ["0"])[0])
         kind = parts[2] if len(parts) > 2 else ""
         with STORE.lock:
+            client = "singlecast" if self.headers.get("User-Agent", "").startswith("Singlecast") else "mygpoclient"
+            STORE.requests[(user, client)] = STORE.requests.get((user, client), 0) + 1
             if kind == "auth":
                 session = uuid.uuid4().hex
                 STORE.sessions[session] = user
@@ -128,7 +140,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def measure(cmd, env=None):
-    """Runs cmd once; returns (wall s, cpu s, peak rss MiB)."""
+    """Runs cmd once; returns (wall s, cpu s, peak rss MiB, the call's own seconds when it prints
+    `call SECONDS` on its standard output)."""
     out = "/tmp/singlecast-sync-bench-time"
     wrapped = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", out] + cmd
     start = time.perf_counter()
@@ -137,7 +150,8 @@ def measure(cmd, env=None):
     if result.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{result.stdout.decode()}\n{result.stderr.decode()}")
     _, user, system, rss_kib = open(out).read().split()[-4:]
-    return wall, float(user) + float(system), int(rss_kib) / 1024
+    call = [float(line.split()[1]) for line in result.stdout.decode().splitlines() if line.startswith("call ")]
+    return wall, float(user) + float(system), int(rss_kib) / 1024, call[0] if call else None
 
 
 def compare(title, runs, contenders):
@@ -150,12 +164,19 @@ def compare(title, runs, contenders):
         if index > 0:
             line += f"  {statistics.median(r[index][0] / r[0][0] for r in rounds):5.2f}x wall"
         print(line)
+    for index, (name, _) in enumerate(contenders):
+        calls = [r[index][3] for r in rounds if r[index][3] is not None]
+        if calls:
+            print(f"    ({name}: the call alone, inside the running process, {statistics.median(calls):.3f} s)")
 
 
 MYGPO = """
 import sys, time
 from mygpoclient import api
 url, user, command, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+if command == 'start':
+    sys.exit(0)
+start = time.perf_counter()
 client = api.MygPodderClient(user, 'bench', url)
 if command == 'download':
     assert len(client.download_episode_actions(since=0).actions) == count
@@ -165,6 +186,7 @@ else:
                                  timestamp='2023-11-14T22:13:20', started=0, position=600, total=600)
                for i in range(count)]
     client.upload_episode_actions(actions)
+print('call %.6f' % (time.perf_counter() - start))
 """
 
 
@@ -218,21 +240,34 @@ def main():
         subprocess.run([SINGLECAST, "sync", "--forget"], env=env, check=True, stdout=subprocess.DEVNULL)
         return measure([SINGLECAST, "sync", "--server", base, "--user", user, "--device", "bench", "--api", "gpodder"], env=env)
 
+    def requests(user, client, rounds=range(args.runs)):
+        """The requests of a sync (or of a call) in each round, on average."""
+        with STORE.lock:
+            return sum(STORE.requests.pop((user.format(r), client), 0) for r in rounds) / len(rounds)
+
     print(f"singlecast sync vs mygpoclient, {count} episode actions, server {base}")
+    empty_env = dict(os.environ, SINGLECAST_HOME=os.path.join(work, "empty"), no_proxy="*")
+    compare("starting and exiting, no request", args.runs, [
+        ("python3 importing mygpoclient.api", lambda r: measure([PYTHON, script, base, "nobody", "start", "0"], mygpo_env)),
+        ("singlecast sync --forget (opens the library)", lambda r: measure([SINGLECAST, "sync", "--forget"], empty_env)),
+    ])
     compare(f"receive {count} actions", args.runs, [
         ("mygpoclient download_episode_actions", lambda r: measure([PYTHON, script, base, "receiver", "download", str(count)], mygpo_env)),
         ("singlecast sync (receive and apply)", lambda r: singlecast_sync(receive_env, "receiver")),
     ])
+    print(f"  (requests: mygpoclient {requests('receiver', 'mygpoclient'):.0f} a download, "
+          f"singlecast {requests('receiver', 'singlecast'):.0f} a sync)")
     compare(f"send {count} actions", args.runs, [
         ("mygpoclient upload_episode_actions", lambda r: measure([PYTHON, script, base, f"mygpo{r}", "upload", str(count)], mygpo_env)),
         ("singlecast sync (send, batches of 1,000)", lambda r: singlecast_sync(send_env, f"sender{r}")),
     ])
     sent = sum(len(STORE.actions.get(f"sender{r}", [])) for r in range(args.runs))
-    print(f"  (the server holds {sent} actions from singlecast's {args.runs} rounds)")
+    print(f"  (the server holds {sent} actions from singlecast's {args.runs} rounds; requests: mygpoclient "
+          f"{requests('mygpo{}', 'mygpoclient'):.0f} an upload, singlecast {requests('sender{}', 'singlecast'):.0f} a sync)")
 
     memory_env = dict(os.environ, SINGLECAST_HOME=os.path.join(work, "memory"), SINGLECAST_SYNC_PASSWORD=PASSWORD, no_proxy="*")
     body = len(b",".join(a for _, a in STORE.actions["memory"]))
-    wall, cpu, rss = measure(
+    wall, cpu, rss, _ = measure(
         [SINGLECAST, "sync", "--server", base, "--user", "memory", "--device", "bench", "--api", "gpodder"], memory_env)
     print(f"\nbounded memory: {args.memory_actions} actions received ({body / 1e6:.1f} MB of JSON): "
           f"{wall:.2f} s, {cpu:.2f} s cpu, peak {rss:.1f} MiB (target 150 MiB)")

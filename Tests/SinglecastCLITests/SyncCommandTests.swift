@@ -209,4 +209,20 @@ import TestSupport
         #expect(update.stdout.contains("Synced with"))
         try await world.stop()
     }
+
+    @Test func updateSyncJSONIsOneDocument() async throws {
+        let world = try await World.start()
+        let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
+        #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--api", "gpodder", "--device", "laptop"]).status == 0)
+        world.sync.subscriptionChange(user: "alice", device: "laptop", add: [alpha])
+        let update = try await world.cli.run(["update", "--sync", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [String: Any])
+        #expect(Set(document.keys) == ["syncBefore", "update", "syncAfter"])
+        let before = try #require(document["syncBefore"] as? [String: Any])
+        #expect((before["subscriptions"] as? [String: Any])?["addedHere"] as? Int == 1)
+        #expect((document["update"] as? [[String: Any]])?.count == 1)
+        #expect((document["syncAfter"] as? [String: Any])?["api"] as? String == "gpodder")
+        try await world.stop()
+    }
 }

@@ -34,11 +34,22 @@ extension Library {
         }
     }
 
-    /// With `recordsAction` false, the change is one received from another device (see
-    /// ``SyncApply``): it is applied without recording an episode action to send back.
-    static func recordPlayback(
-        episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool = true, db: Database
-    ) throws -> Playback {
+    /// Records a change of an episode's playback, and the episode action to send; returns
+    /// the playback as it now is.
+    static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws -> Playback {
+        try changePlayback(episodeID: episodeID, change, at: date, recordsAction: true, db: db)
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?"), arguments: [episodeID])
+        return Playback(
+            position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Changes an episode's playback, the one rule for it. With `recordsAction` false, the
+    /// change is one received from another device (see ``Library/applySync``): it is applied
+    /// without recording an episode action to send back, and nothing is read back.
+    static func changePlayback(
+        episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool, db: Database
+    ) throws {
         let now = date.timeIntervalSince1970
         var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
@@ -77,10 +88,6 @@ extension Library {
                     action.total.map(Self.wholeSeconds), episodeID,
                 ])
         }
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?"), arguments: [episodeID])
-        return Playback(
-            position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
     private static func wholeSeconds(_ seconds: Double) -> Int {

@@ -7,7 +7,8 @@ import Foundation
 /// the answer (its skeleton, `{"actions":[],"timestamp":N}`) is decoded at the end.
 ///
 /// The cutting follows JSON's nesting and strings (escapes included) and nothing else; what
-/// it cuts is decoded by `JSONDecoder`, so a malformed answer still fails as malformed.
+/// it cuts is read by ``ActionReader`` when every action of the batch has the usual shape, and
+/// otherwise decoded by `JSONDecoder`, so a malformed answer still fails as malformed.
 struct ActionStream {
     /// How many actions are decoded at once.
     static let batchSize = 2000
@@ -16,6 +17,11 @@ struct ActionStream {
     private var skeleton: [UInt8] = []
     private var batch: [UInt8] = [UInt8(ascii: "[")]
     private var batchCount = 0
+    /// Where each element of the batch starts and ends in `batch`.
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    /// The actions ``ActionReader`` read from the batch (nil: left out), reused batch after batch.
+    private var read: [SyncWire.ReceivedAction?] = []
     private var depth = 0
     private var inString = false
     private var escaped = false
@@ -26,9 +32,30 @@ struct ActionStream {
     static let skeletonLimit = 16 * 1_048_576
 
     mutating func feed<Bytes: Sequence<UInt8>>(_ bytes: Bytes) throws {
-        for byte in bytes { try feed(byte) }
+        let fed: Void? = try bytes.withContiguousStorageIfAvailable { buffer in try feed(buffer) }
+        if fed == nil { try Array(bytes).withUnsafeBufferPointer { buffer in try feed(buffer) } }
     }
 
+    private mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var index = 0
+        while index < bytes.count {
+            if inString && !escaped {
+                // The body of a string, up to its closing quote or an escape, goes in one piece.
+                var end = index
+                while end < bytes.count && bytes[end] != UInt8(ascii: "\"") && bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                if end > index {
+                    let run = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                    if mode == .skeleton { skeleton.append(contentsOf: run) } else { batch.append(contentsOf: run) }
+                    index = end
+                    continue
+                }
+            }
+            try feed(bytes[index])
+            index += 1
+        }
+    }
+
+    @inline(__always)
     private mutating func feed(_ byte: UInt8) throws {
         if inString {
             append(byte)
@@ -69,6 +96,7 @@ struct ActionStream {
                 mode = .element
                 if batchCount > 0 { batch.append(UInt8(ascii: ",")) }
                 batchCount += 1
+                starts.append(batch.count)
                 try element(byte)
             }
         case .element:
@@ -106,11 +134,13 @@ struct ActionStream {
     }
 
     private mutating func endElement() throws {
+        ends.append(batch.count)
         mode = .between
         if batchCount >= Self.batchSize { try decodeBatch() }
     }
 
     private mutating func endArray() throws {
+        if mode == .element { ends.append(batch.count) }
         try decodeBatch()
         skeleton.append(UInt8(ascii: "]"))
         depth = 1
@@ -119,14 +149,43 @@ struct ActionStream {
 
     private mutating func decodeBatch() throws {
         guard batchCount > 0 else { return }
-        batch.append(UInt8(ascii: "]"))
-        let elements = try JSONDecoder().decode([SyncWire.Lenient<SyncWire.ReceivedAction>].self, from: Data(batch))
-        for element in elements {
-            if let action = element.value { received.add(action) } else { received.ignored += 1 }
+        if readBatch() {
+            for action in read {
+                if let action { received.add(action) } else { received.ignored += 1 }
+            }
+        } else {
+            batch.append(UInt8(ascii: "]"))
+            let elements = try JSONDecoder().decode([SyncWire.Lenient<SyncWire.ReceivedAction>].self, from: Data(batch))
+            for element in elements {
+                if let action = element.value { received.add(action) } else { received.ignored += 1 }
+            }
         }
         batch.removeAll(keepingCapacity: true)
         batch.append(UInt8(ascii: "["))
         batchCount = 0
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        read.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads the batch's elements with ``ActionReader`` into `read`; false when one of them
+    /// is not of the usual shape (the batch is then left to `JSONDecoder`).
+    private mutating func readBatch() -> Bool {
+        guard starts.count == batchCount, ends.count == batchCount else { return false }
+        var out: [SyncWire.ReceivedAction?] = []
+        swap(&out, &read)
+        out.removeAll(keepingCapacity: true)
+        defer { swap(&out, &read) }
+        return batch.withUnsafeBufferPointer { bytes in
+            for (start, end) in zip(starts, ends) {
+                switch ActionReader.read(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                case .action(let action): out.append(action)
+                case .skipped: out.append(nil)
+                case .unsure: return false
+                }
+            }
+            return true
+        }
     }
 
     /// Whether the skeleton ends with `"actions":` (and white space).

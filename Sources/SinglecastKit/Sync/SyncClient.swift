@@ -187,7 +187,7 @@ final class SyncClient: Sendable {
             case .gpodder: path("api/2/episodes", credentials.user + ".json")
             case .nextcloud: nextcloudPath("episode_action/create")
             }
-        let body = try JSONEncoder().encode(actions)
+        let body = SyncWire.SentAction.json(actions)
         let response = try await send(.POST, url, body: body, request: .actionUpload)
         try checkAuthorized(response)
         if (400...499).contains(response.status) && response.status != 408 && response.status != 429 {

@@ -181,10 +181,16 @@ enum SyncWire {
         if let value = try? container.decode(Double.self, forKey: key), value.isFinite, abs(value) < 1e15 {
             return Int(value.rounded(.down))
         }
-        let text = try container.decode(String.self, forKey: key).trimmingCharacters(in: .whitespaces)
+        guard let value = integer(fromText: try container.decode(String.self, forKey: key)) else { throw Skipped() }
+        return value
+    }
+
+    /// A number of seconds written as text (`"120"`, `" 120.7 "`), rounded down; nil for other text.
+    static func integer(fromText text: String) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
         if let value = Int(text) { return value }
         if let value = Double(text), value.isFinite, abs(value) < 1e15 { return Int(value.rounded(.down)) }
-        throw Skipped()
+        return nil
     }
 
     /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS`, optionally with a fraction (`.5`) and
@@ -308,6 +314,76 @@ enum SyncWire {
         }
 
         enum CodingKeys: String, CodingKey { case podcast, episode, guid, device, action, timestamp, started, position, total }
+
+        /// The JSON array of `actions`, as `JSONEncoder` writes it but for the order of the
+        /// keys and `/` left unescaped (as gPodder's client sends it). Written by hand because
+        /// `JSONEncoder` took a quarter of the CPU time of sending 10,000 actions
+        /// (`Benchmarks/sync.py`).
+        static func json(_ actions: [SentAction]) -> Data {
+            var out: [UInt8] = []
+            out.reserveCapacity(actions.count * 256)
+            out.append(UInt8(ascii: "["))
+            for (index, action) in actions.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                action.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+            return Data(out)
+        }
+
+        private func write(to out: inout [UInt8]) {
+            var first = true
+            func key(_ name: StaticString) {
+                out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                first = false
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                out.append(contentsOf: "\":".utf8)
+            }
+            func string(_ name: StaticString, _ value: String?) {
+                guard let value else { return }
+                key(name)
+                SyncWire.writeJSONString(value, to: &out)
+            }
+            func integer(_ name: StaticString, _ value: Int?) {
+                guard let value else { return }
+                key(name)
+                out.append(contentsOf: String(value).utf8)
+            }
+            string("podcast", podcast)
+            string("episode", episode)
+            string("guid", guid)
+            string("device", device)
+            string("action", action)
+            string("timestamp", timestamp)
+            integer("started", started)
+            integer("position", position)
+            integer("total", total)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`… or `\u00XX`.
+    static func writeJSONString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// `{"add": [...], "remove": [...]}`.

@@ -110,27 +110,45 @@ public struct Synchronizer: Sendable {
             _ = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: [])
         }
 
-        var sentUpTo = account.sentActionID
-        while true {
-            let window = try await library.unsentActions(after: sentUpTo, limit: Self.batchSize)
-            guard let last = window.last else { break }
-            var batch: [SyncWire.SentAction] = []
-            for unsent in window where unsent.isShareable {
-                let sent = SyncWire.SentAction(
-                    unsent.action, device: client.dialect == .gpodder ? account.device : nil, total: unsent.duration)
-                if unsent.action.kind == .play && sent.position == nil {
-                    report.playedWithoutLength += 1
-                    continue
-                }
-                batch.append(sent)
+        // The next batch is read from the library while the current one is on its way (the
+        // server's answer is the slow part); uploads and acknowledgements keep their order.
+        let device = client.dialect == .gpodder ? account.device : nil
+        var next = try await outgoingBatch(after: account.sentActionID, device: device)
+        while let current = next {
+            async let following = outgoingBatch(after: current.last, device: device)
+            report.playedWithoutLength += current.playedWithoutLength
+            if !current.actions.isEmpty {
+                try await upload(current.actions, client: client, report: &report)
             }
-            if !batch.isEmpty {
-                try await upload(batch, client: client, report: &report)
-            }
-            try await library.acknowledgeActions(upTo: last.id)
-            sentUpTo = last.id
+            try await library.acknowledgeActions(upTo: current.last)
+            next = try await following
         }
         return report
+    }
+
+    /// The local actions to send after the action `id`, at most ``batchSize`` of them.
+    private struct OutgoingBatch: Sendable {
+        /// The id of the last action the batch covers (sent or not).
+        var last: Int64
+        var actions: [SyncWire.SentAction] = []
+        /// Played marks left out because the episode's length is not known.
+        var playedWithoutLength = 0
+    }
+
+    /// The next batch after the action `id`; nil when nothing is left to send.
+    private func outgoingBatch(after id: Int64, device: String?) async throws -> OutgoingBatch? {
+        let window = try await library.unsentActions(after: id, limit: Self.batchSize)
+        guard let last = window.last else { return nil }
+        var batch = OutgoingBatch(last: last.id)
+        for unsent in window where unsent.isShareable {
+            let sent = SyncWire.SentAction(unsent.action, device: device, total: unsent.duration)
+            if unsent.action.kind == .play && sent.position == nil {
+                batch.playedWithoutLength += 1
+                continue
+            }
+            batch.actions.append(sent)
+        }
+        return batch
     }
 
     /// Uploads a batch; a batch the server refuses (4xx) is halved until the actions it

@@ -194,9 +194,36 @@ struct SyncRun {
         }
     }
 
+    /// What one sync came to.
+    struct Outcome {
+        var report: SyncReport
+        /// Feeds of subscriptions added for the server that failed to fetch.
+        var fetchFailures: Int
+        /// Whether everything went through.
+        var succeeded: Bool { report.actionsRefused == 0 && fetchFailures == 0 }
+    }
+
     /// Syncs, fetches the feeds of subscriptions added for the server, and prints the report;
     /// returns whether everything went through (failures are printed).
     func sync(json: Bool) async throws -> Bool {
+        guard let outcome = try await perform() else { return false }
+        if json {
+            try printJSON(self.json(outcome))
+        } else {
+            printNow(
+                Words.syncSummary(outcome.report, server: Words.syncServer(account.server), fetchFailures: outcome.fetchFailures))
+        }
+        return outcome.succeeded
+    }
+
+    /// The `--json` object of a sync.
+    func json(_ outcome: Outcome) -> SyncJSON {
+        SyncJSON(outcome.report, server: account.server, fetchFailures: outcome.fetchFailures)
+    }
+
+    /// Syncs and fetches the feeds of subscriptions added for the server, without printing the
+    /// report; failures are printed on standard error (nil when the sync itself failed).
+    func perform() async throws -> Outcome? {
         let caption = "Singlecast on \(Self.hostName())"
         let outcome: (report: SyncReport, fetchFailures: Int)
         do {
@@ -219,16 +246,11 @@ struct SyncRun {
             }
         } catch let error as SyncError {
             printError("error: " + words(error))
-            return false
+            return nil
         }
         let report = outcome.report
         if report.actionsRefused > 0 { printError("error: " + Words.syncRefused(report, server: Words.syncServer(account.server))) }
-        if json {
-            try printJSON(SyncJSON(report, server: account.server, fetchFailures: outcome.fetchFailures))
-        } else {
-            printNow(Words.syncSummary(report, server: Words.syncServer(account.server), fetchFailures: outcome.fetchFailures))
-        }
-        return report.actionsRefused == 0 && outcome.fetchFailures == 0
+        return Outcome(report: report, fetchFailures: outcome.fetchFailures)
     }
 }
 

@@ -50,8 +50,20 @@ extension Singlecast {
                 for text in podcasts { named?.insert(try await library.podcast(matching: FeedReference(text)).id) }
             }
             let syncRun = sync ? try await SyncRun.prepare(global: global, library: library) : nil
-            var synced = try await syncRun?.sync(json: json) ?? true
-            let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: named)
+            // With --json, the syncs' objects and the update's list go out as one document at the end.
+            let oneDocument = json && syncRun != nil
+            var synced = true
+            var syncBefore: SyncRun.Outcome?
+            if let syncRun {
+                if oneDocument {
+                    syncBefore = try await syncRun.perform()
+                    synced = syncBefore?.succeeded ?? false
+                } else {
+                    synced = try await syncRun.sync(json: json)
+                }
+            }
+            let results = try await SubscriptionUpdate(global: global, library: library, json: json, printsJSON: !oneDocument)
+                .run(podcastIDs: named)
             if download {
                 let buffer = try await global.progressBuffer(library)
                 // Files left by a lost database are taken back first: they are not fetched again.
@@ -62,7 +74,18 @@ extension Singlecast {
                         .start(eligible, buffer: buffer)
                 }
             }
-            if let syncRun { synced = try await syncRun.sync(json: json) && synced }
+            if let syncRun {
+                if oneDocument {
+                    let syncAfter = try await syncRun.perform()
+                    synced = (syncAfter?.succeeded ?? false) && synced
+                    try printJSON(
+                        UpdateSyncJSON(
+                            syncBefore: syncBefore.map(syncRun.json), update: results.map(UpdateJSON.init),
+                            syncAfter: syncAfter.map(syncRun.json)))
+                } else {
+                    synced = try await syncRun.sync(json: json) && synced
+                }
+            }
             if !synced || results.contains(where: { if case .failed = $0.status { true } else { false } }) {
                 throw ExitCode.failure
             }
@@ -92,6 +115,8 @@ struct SubscriptionUpdate {
     var global: GlobalOptions
     var library: Library
     var json: Bool
+    /// With `json`: print the list (else the caller prints it inside a document of its own).
+    var printsJSON = true
 
     /// Updates the subscriptions with these ids (all of them when nil).
     func run(podcastIDs: Set<Int64>?) async throws -> [PodcastUpdate] {
@@ -117,7 +142,7 @@ struct SubscriptionUpdate {
             }
         }
         if json {
-            try printJSON(results.map(UpdateJSON.init))
+            if printsJSON { try printJSON(results.map(UpdateJSON.init)) }
             return results
         }
         if live {
@@ -146,6 +171,23 @@ struct SubscriptionUpdate {
 }
 
 /// The `--json` shape of one podcast's update.
+/// `update --sync --json`: the sync before the update, the update's list, and the sync after,
+/// in one document (a sync that failed is `null`; its error is on standard error).
+struct UpdateSyncJSON: Encodable {
+    var syncBefore: SyncJSON?
+    var update: [UpdateJSON]
+    var syncAfter: SyncJSON?
+
+    enum CodingKeys: String, CodingKey { case syncBefore, update, syncAfter }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(syncBefore, forKey: .syncBefore)
+        try container.encode(update, forKey: .update)
+        try container.encode(syncAfter, forKey: .syncAfter)
+    }
+}
+
 struct UpdateJSON: Encodable {
     var title: String
     var feedURL: String

@@ -109,6 +109,31 @@ import Testing
         #expect(SyncWire.SentAction(played, device: nil).position == nil)
     }
 
+    @Test func writesActionsAsJSONEncoderDoes() throws {
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        let actions = [
+            SyncWire.SentAction(
+                EpisodeAction(
+                    podcastURL: "https://a/feed?x=\"1\"&y=\\", episodeURL: "https://a/caf\u{E9} \u{1F600}\n\t\u{1}.mp3",
+                    guid: "g/1", kind: .play, timestamp: at, started: 5, position: 1390, total: 3723), device: "laptop"),
+            SyncWire.SentAction(
+                EpisodeAction(podcastURL: "https://a/feed", episodeURL: "https://a/2.mp3", kind: .download, timestamp: at),
+                device: nil),
+            SyncWire.SentAction(
+                EpisodeAction(
+                    podcastURL: "https://a/feed", episodeURL: "https://a/3.mp3", kind: .play, timestamp: at, started: nil,
+                    position: nil, total: nil), device: nil, total: -1),
+        ]
+        func objects(_ data: Data) throws -> [[String: String]] {
+            let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            return list.map { $0.mapValues { "\($0)" } }
+        }
+        let written = SyncWire.SentAction.json(actions)
+        #expect(try objects(written) == objects(try JSONEncoder().encode(actions)))
+        #expect(try objects(written)[0]["episode"] == "https://a/caf\u{E9} \u{1F600}\n\t\u{1}.mp3")
+        #expect(SyncWire.SentAction.json([]) == Data("[]".utf8))
+    }
+
     @Test(arguments: [
         ("https://a.example/feed.xml", true), ("http://a.example/", true), ("file:///home/me/feed.xml", false),
         ("https://user:secret@a.example/feed", false), ("feed.xml", false), ("ftp://a.example/feed", false),
@@ -171,5 +196,113 @@ import Testing
         try stream.feed(Array(#"],"timestamp":5}"#.utf8))
         #expect(try stream.finish() == 5)
         #expect(stream.received.count == 5000 && stream.received.newest.count == 5000)
+    }
+}
+
+/// The direct reading of one action (``ActionReader``) agrees with `JSONDecoder` wherever it
+/// reads at all, and reads the shapes servers send.
+@Suite struct ActionReaderTests {
+    static let usual = [
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "started": 0, "position": 120, "total": 600, "device": "phone"}"#,
+        #"{"podcast":"https:\/\/a\/feed","episode":"https:\/\/a\/caf\u00e9.mp3","action":"PLAY","timestamp":"2023-11-14T22:13:20Z","position":"120.7","guid":"g\"1\"","device":null,"x":true}"#,
+        #" { "podcast" : "https://a/feed" , "episode" : "https://a/2.mp3" , "action" : "new" , "timestamp" : 1700000000 } "#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/3.mp3", "action": "download", "timestamp": "2023-11-14T22:13:20", "position": null, "guid": 5}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/4.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": " 42 ", "started": true, "total": -5}"#,
+        #"{"podcast":"https://a/feed","episode":"https://a/caf\u00E9.mp3","action":"play","timestamp":"2023-11-14T22:13:20","position":-0}"#,
+    ]
+
+    static let skipped = [
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "flattr", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": 3, "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "yesterday"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": null}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": false}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new"}"#,
+        #"{"podcast": "https://a/feed", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "", "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": 5, "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": "soon"}"#,
+        #"{}"#,
+    ]
+
+    /// Left to the decoder: valid JSON the reader does not take on, and malformed JSON.
+    static let unsure = [
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": 120.5}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": 1e2}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": 1700000000.5, "position": 1}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": 1234567890123456}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20", "extra": {"a": 1}}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20", "extra": []}"#,
+        #"{"podcast": "https://a/feed", "podcast": "https://b/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podc\u0061st": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/\ud800.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/\ud83d\ude00.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/\x.mp3", "action": "new", "timestamp": "2023-11-14T22:13:20"}"#,
+        "{\"podcast\": \"https://a/\tfeed\", \"episode\": \"https://a/1.mp3\", \"action\": \"new\", \"timestamp\": \"2023-11-14T22:13:20\"}",
+        #"{"podcast": "https://a/feed" "episode": "https://a/1.mp3"}"#,
+        #"{"podcast": "https://a/feed", }"#,
+        #"{"podcast": "https://a/feed", "position": 012}"#,
+        #"{"podcast": "https://a/feed", "position": -}"#,
+        #"{"podcast": "https://a/feed", "position": nul}"#,
+        #"{"podcast": "https://a/feed"} x"#,
+        #"{"podcast": "https://a/feed""#,
+        #"3"#, #""text""#, #"null"#, #"[]"#, "",
+    ]
+
+    static func read(_ bytes: [UInt8]) -> ActionReader.Outcome {
+        bytes.withUnsafeBufferPointer { ActionReader.read($0) }
+    }
+
+    static func decoded(_ bytes: [UInt8]) -> SyncWire.Lenient<SyncWire.ReceivedAction>? {
+        try? JSONDecoder().decode(SyncWire.Lenient<SyncWire.ReceivedAction>.self, from: Data(bytes))
+    }
+
+    @Test(arguments: usual)
+    func readsTheUsualShapesAsTheDecoderDoes(element: String) throws {
+        let bytes = Array(element.utf8)
+        let expected = try #require(Self.decoded(bytes)?.value)
+        #expect(Self.read(bytes) == .action(expected))
+    }
+
+    @Test(arguments: skipped)
+    func leavesOutWhatTheDecoderLeavesOut(element: String) throws {
+        let bytes = Array(element.utf8)
+        let decoded = try #require(Self.decoded(bytes))
+        #expect(decoded.value == nil)
+        #expect(Self.read(bytes) == .skipped)
+    }
+
+    @Test(arguments: unsure)
+    func leavesTheRestToTheDecoder(element: String) {
+        #expect(Self.read(Array(element.utf8)) == .unsure)
+    }
+
+    @Test func leavesBytesThatAreNotUTF8ToTheDecoder() {
+        var bytes = Array(#"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": 1}"#.utf8)
+        bytes[30] = 0xFF
+        #expect(Self.read(bytes) == .unsure)
+    }
+
+    /// A stream whose batches mix the usual shape with one the reader leaves to the decoder
+    /// reads the same as the decoder reads the whole answer.
+    @Test func aStreamReadsAsTheDecoderDoes() throws {
+        var elements: [String] = []
+        for index in 0..<4500 {
+            let position = index == 3000 ? "1.5" : "\(index % 700)"
+            elements.append(
+                #"{"podcast":"https://a/feed","episode":"https://a/\#(index % 3000).mp3","action":"\#(index % 5 == 0 ? "new" : "play")","timestamp":"2023-11-14T22:\#(10 + index % 40):20","position":\#(position)}"#)
+            if index % 1000 == 0 { elements.append(Self.skipped[index / 1000]) }
+        }
+        let answer = Array(#"{"timestamp": 9, "actions": [\#(elements.joined(separator: ",\n"))]}"#.utf8)
+        var stream = ActionStream()
+        try stream.feed(answer)
+        #expect(try stream.finish() == 9)
+        let decoded = try JSONDecoder().decode(SyncWire.EpisodeActions.self, from: Data(answer))
+        let expected = ReceivedActions(decoded.actions)
+        #expect(stream.received.count == expected.count)
+        #expect(stream.received.ignored == decoded.ignored)
+        #expect(stream.received.newest == expected.newest)
+        #expect(stream.received.kept == expected.kept)
     }
 }

@@ -28,7 +28,9 @@ struct MpvPlayback: Sendable, Equatable {
     private(set) var stopRequested = false
     /// A `seek` event came and its `playback-restart` has not.
     private var seeking = false
-    /// Whether mpv reported a `time-pos` since the last `seek` event.
+    /// The file's first `playback-restart` came before the `time-pos` it restarted at.
+    private var awaitingStartPosition = false
+    /// Whether mpv reported a `time-pos` since the file was loaded or last seeked.
     private var positionSinceSeek = false
     /// Playing restarted after a seek, and mpv has not reported the new `time-pos` yet (it may
     /// come before or after `playback-restart`): ``PlayerEvent/seeked(_:)`` waits for it.
@@ -46,20 +48,22 @@ struct MpvPlayback: Sendable, Equatable {
             return propertyChanged(name, value)
         case .event("playback-restart"):
             guard endFile == nil else { return [] }
-            if !started {
-                started = true
+            if !started && !awaitingStartPosition {
                 seeking = false
-                var events: [PlayerEvent] = [.started(position: position ?? 0, duration: duration)]
-                if let event = chapterEvent() { events.append(event) }
-                return events
+                // The position where playing begins: reported already, or (on a busy machine,
+                // where mpv's property changes lag its events) with the next time-pos.
+                if positionSinceSeek { return start(at: position ?? 0) }
+                awaitingStartPosition = true
+                return []
             }
+            guard started else { return [] }
             guard seeking else { return [] }
             seeking = false
             if positionSinceSeek { return [.seeked(position ?? 0)] }
             awaitingSeekPosition = true
             return []
-        case .event("seek"):
-            seeking = true
+        case .event("seek"), .event("file-loaded"):
+            if case .event("seek") = message { seeking = true }
             positionSinceSeek = false
             return []
         case .event("shutdown"):
@@ -74,6 +78,20 @@ struct MpvPlayback: Sendable, Equatable {
             logged(level: level, text: text)
             return []
         }
+    }
+
+    /// Sound began at `position`: the start, and the chapter playing.
+    private mutating func start(at position: Double) -> [PlayerEvent] {
+        started = true
+        awaitingStartPosition = false
+        var events: [PlayerEvent] = [.started(position: position, duration: duration)]
+        if let event = chapterEvent() { events.append(event) }
+        return events
+    }
+
+    /// The stream's server answered with `status` (asked after mpv failed to load it).
+    mutating func learnedHTTPStatus(_ status: Int) {
+        httpStatus = status
     }
 
     /// ``PlaybackSession/stop()`` was called; it counts unless the file had already ended.
@@ -123,7 +141,9 @@ struct MpvPlayback: Sendable, Equatable {
             guard let seconds = value?.double else { return [] }
             position = seconds
             positionSinceSeek = true
-            guard started, endFile == nil else { return [] }
+            guard endFile == nil else { return [] }
+            if awaitingStartPosition { return start(at: seconds) }
+            guard started else { return [] }
             if awaitingSeekPosition {
                 awaitingSeekPosition = false
                 return [.seeked(seconds)]

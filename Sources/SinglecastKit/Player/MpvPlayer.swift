@@ -125,10 +125,7 @@ public struct MpvPlayer: Player {
         guard Credentials.forRequest(to: url, netrcPath: netrcPath) != nil else {
             return StreamTarget(url: url.removingUserInfo, credentials: nil)
         }
-        var configuration = HTTPSession.Configuration()
-        configuration.environment = environment
-        configuration.readTimeout = .seconds(15)
-        let session = HTTPSession(configuration: configuration)
+        let session = probeSession()
         var final: URL?
         do {
             let response = try await session.get(url, headers: [("Range", "bytes=0-0")])
@@ -142,5 +139,33 @@ public struct MpvPlayer: Player {
         try? await session.shutdown()
         guard let final else { return StreamTarget(url: url.removingUserInfo, credentials: nil) }
         return StreamTarget(url: final.removingUserInfo, credentials: Credentials.forRequest(to: final, netrcPath: netrcPath))
+    }
+
+    /// The HTTP status `url` answers a request for its first byte with, when that is an error
+    /// (401 for refused credentials); nil when it answers, or fails another way.
+    func failingStatus(of url: URL) async -> Int? {
+        let session = probeSession()
+        var status: Int?
+        do {
+            let response = try await session.get(url, headers: [("Range", "bytes=0-0")])
+            var body = response.body.makeAsyncIterator()
+            _ = try? await body.next()
+        } catch let error as HTTPError {
+            switch error.reason {
+            case .status(let code): status = code
+            case .unauthorized: status = 401
+            default: break
+            }
+        } catch {}
+        try? await session.shutdown()
+        return status
+    }
+
+    /// A session for asking a stream's server about it before and after mpv does.
+    private func probeSession() -> HTTPSession {
+        var configuration = HTTPSession.Configuration()
+        configuration.environment = environment
+        configuration.readTimeout = .seconds(15)
+        return HTTPSession(configuration: configuration)
     }
 }

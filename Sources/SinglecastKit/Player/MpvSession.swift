@@ -16,6 +16,9 @@ final class MpvSession: PlaybackSession {
     private let state = Mutex(State())
     private let readerClosed = Latch<Void>()
     private let ended = Latch<PlaybackEnd>()
+    /// For a stream: asks its server for the HTTP status it fails with, when mpv's log line
+    /// naming it did not arrive (mpv may drop its last log lines as it quits).
+    private let statusProbe: (@Sendable () async -> Int?)?
 
     /// A command sent whose reply has not come yet.
     private enum Pending {
@@ -35,7 +38,8 @@ final class MpvSession: PlaybackSession {
         var closed = false
     }
 
-    private init(child: ChildProcess, socket: MpvSocket, folder: String) {
+    private init(child: ChildProcess, socket: MpvSocket, folder: String, statusProbe: (@Sendable () async -> Int?)?) {
+        self.statusProbe = statusProbe
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.child = child
         self.socket = socket
@@ -85,7 +89,9 @@ final class MpvSession: PlaybackSession {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        let session = MpvSession(child: child, socket: socket, folder: folder)
+        var statusProbe: (@Sendable () async -> Int?)?
+        if case .stream(let url) = request.source { statusProbe = { await player.failingStatus(of: url) } }
+        let session = MpvSession(child: child, socket: socket, folder: folder, statusProbe: statusProbe)
         session.begin()
         do {
             try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile, stream: await stream))
@@ -224,6 +230,12 @@ final class MpvSession: PlaybackSession {
     private func finish(exit: ChildExit?) async {
         let folder = self.folder
         try? await OffPool.run { try FileManager.default.removeItem(atPath: folder) }
+        if let statusProbe, case .failed(let failure) = state.withLock({ $0.playback.end().reason }) {
+            if case .httpStatus = failure.kind {
+            } else if let status = await statusProbe() {
+                state.withLock { $0.playback.learnedHTTPStatus(status) }
+            }
+        }
         let end = state.withLock { state -> PlaybackEnd in
             let end = state.playback.end()
             continuation.yield(.ended(end))

@@ -95,6 +95,23 @@ import Testing
         #expect(events == [.position(0.5), .seeked(40), .position(40.1)])
     }
 
+    /// mpv's property changes may lag its events: a start reported before its position waits for it.
+    @Test func aStartReportsThePositionItBeganAt() {
+        var playback = MpvPlayback()
+        let events = feed(
+            [
+                #"{"event":"start-file","playlist_entry_id":1}"#,
+                #"{"event":"file-loaded"}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":0.0}"#,
+                #"{"event":"seek"}"#,
+                #"{"event":"property-change","id":3,"name":"duration","data":120.0}"#,
+                #"{"event":"playback-restart"}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":55.0}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":55.1}"#,
+            ], into: &playback)
+        #expect(events == [.started(position: 55, duration: 120), .position(55.1)])
+    }
+
     @Test func nothingIsReportedBeforeTheStartButTheLastPosition() {
         var playback = MpvPlayback()
         let events = feed(

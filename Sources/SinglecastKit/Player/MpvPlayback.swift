@@ -51,8 +51,9 @@ struct MpvPlayback: Sendable, Equatable {
             if !started && !awaitingStartPosition {
                 seeking = false
                 // The position where playing begins: reported already, or (on a busy machine,
-                // where mpv's property changes lag its events) with the next time-pos.
-                if positionSinceSeek { return start(at: position ?? 0) }
+                // where mpv's property changes lag its events) with the next time-pos, by which
+                // time the length has come too when there is one.
+                if positionSinceSeek, duration != nil { return start(at: position ?? 0) }
                 awaitingStartPosition = true
                 return []
             }

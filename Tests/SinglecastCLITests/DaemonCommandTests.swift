@@ -168,8 +168,8 @@ import TestSupport
         let daemon = try show.cli.start(["daemon", "--on-complete", "printf '%s\\n' \"$1\" >> '\(record.path)'"], outputName: "daemon")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
-        try await waitUntil { FileManager.default.fileExists(atPath: record.path) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The hook has written its whole line.
+        try await waitUntil { (try? String(contentsOf: record, encoding: .utf8))?.hasSuffix("\n") == true }
         #expect(try String(contentsOf: record, encoding: .utf8) == show.folder.appendingPathComponent("Episode One.mp3").path + "\n")
         kill(daemon.processIdentifier, SIGTERM)
         try await waitUntil { !daemon.isRunning }

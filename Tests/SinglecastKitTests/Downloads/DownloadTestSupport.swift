@@ -13,10 +13,12 @@ struct TransferHarness: Sendable {
     let directory: URL
 
     /// Runs `body` with a fresh harness; the whole thing must finish within `timeLimit` seconds.
+    /// The transfer's waits are timed by `clock` (a test clock the test advances, when given).
     static func run(
         readTimeout: Duration = .seconds(5),
         retryPolicy: FileTransfer.RetryPolicy = .init(
             giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
+        clock: any Clock<Duration> = ContinuousClock(),
         timeLimit: Double = 20,
         _ body: @escaping @Sendable (TransferHarness) async throws -> Void
     ) async throws {
@@ -30,7 +32,7 @@ struct TransferHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let harness = TransferHarness(
             server: server, session: session,
-            transfer: FileTransfer(session: session, retryPolicy: retryPolicy), directory: directory)
+            transfer: FileTransfer(session: session, retryPolicy: retryPolicy, clock: clock), directory: directory)
         let outcome: Result<Void, any Error>
         do {
             try await withTransferTimeLimit(timeLimit) { try await body(harness) }
@@ -167,24 +169,7 @@ struct EngineHarness: Sendable {
     func filesInShowFolder() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: showFolder.path).sorted()
     }
-
-    /// Polls `condition` every few milliseconds; fails when it is still false after `seconds`.
-    func eventually(
-        within seconds: Double = 3, sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition still false after \(seconds) s", sourceLocation: sourceLocation)
-                throw EngineConditionTimedOut()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }
-
-struct EngineConditionTimedOut: Error {}
 
 /// Every event the engine emitted, in the order emitted.
 final class EngineEventLog: Sendable {

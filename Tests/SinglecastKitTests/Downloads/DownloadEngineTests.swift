@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import TestSupport
@@ -341,7 +342,7 @@ struct DownloadEngineTests {
 
     @Test func pauseFromAnotherProcessThroughTheDatabaseStopsTheTransfer() async throws {
         // Bounds are generous (a loaded machine is slow); the transfer would take 100 s.
-        try await EngineHarness.run(limit: 2, timeLimit: 30) { h in
+        try await EngineHarness.run(limit: 2) { h in
             h.server.serve(path: "/ep.mp3", generatedSize: 40_000_000, contentType: "audio/mpeg", etag: "\"p\"", bytesPerSecond: 400_000)
             try await h.engine.enqueue([h.request("/ep.mp3", title: "Episode")])
             // A progress save has happened: the transfer is under way.
@@ -372,9 +373,9 @@ struct DownloadEngineTests {
     // MARK: - Waiting for the network
 
     @Test func aDownloadWaitsForTheNetworkAndAResumeTriesAtOnce() async throws {
-        // Waits of 30 s: only the resume can make the download complete within the time limit.
+        // Waits of 30 s on a clock that never moves: only the resume can make the download complete.
         let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(120), baseDelay: .seconds(30), jitter: 0)
-        try await EngineHarness.run(limit: 2, timeLimit: 20, retryPolicy: policy) { h in
+        try await EngineHarness.run(limit: 2, retryPolicy: policy, clock: TestClock()) { h in
             h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
             try await h.server.stop()
             try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
@@ -442,7 +443,7 @@ struct DownloadEngineTests {
     }
 
     @Test func aStalledTransferShowsNoSpeedInTheLibrary() async throws {
-        try await EngineHarness.run(limit: 1, timeLimit: 15) { h in
+        try await EngineHarness.run(limit: 1) { h in
             h.server.serve(
                 path: "/ep.mp3", generatedSize: 800_000, contentType: "audio/mpeg",
                 faults: [.stall(afterBytes: 400_000, seconds: 4.5)], bytesPerSecond: 400_000)

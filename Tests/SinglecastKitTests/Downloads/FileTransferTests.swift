@@ -328,7 +328,7 @@ struct FileTransferTests {
     @Test func aServerThatGoesAwayAndComesBackIsResumedFromTheBytesOnDisk() async throws {
         let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(20), baseDelay: .milliseconds(50), growth: 1.4, maxDelay: .milliseconds(400))
         let clock = TestClock()
-        try await TransferHarness.run(retryPolicy: policy, clock: clock, timeLimit: 30) { h in
+        try await TransferHarness.run(retryPolicy: policy, clock: clock) { h in
             let size: Int64 = 3_000_000
             h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"v1\"", bytesPerSecond: 1_500_000)
             let destination = h.destination()
@@ -364,7 +364,7 @@ struct FileTransferTests {
         let policy = FileTransfer.RetryPolicy(
             giveUpAfter: .seconds(20), baseDelay: .milliseconds(500), growth: 1.4, maxDelay: .seconds(1), jitter: 0)
         let clock = TestClock()
-        try await TransferHarness.run(retryPolicy: policy, clock: clock, timeLimit: 30) { h in
+        try await TransferHarness.run(retryPolicy: policy, clock: clock) { h in
             let other = try await TestServer.start()
             other.serve(path: "/b.mp3", data: Self.content, contentType: "audio/mpeg")
             h.server.serve(path: "/a1.mp3", data: Self.content, contentType: "audio/mpeg")

@@ -46,10 +46,12 @@ struct ExtrasFetcherTests {
     }
 
     @Test func aFailingExtraWarnsTheEpisodeCompletesAndTheNextDownloadRetriesOnlyIt() async throws {
-        try await EngineHarness.run(limit: 3, readTimeout: .milliseconds(500)) { h in
+        // The stall lasts until the client goes: only the read timeout ends it, and 2 s leaves
+        // the other answers time on a loaded machine.
+        try await EngineHarness.run(limit: 3, readTimeout: .seconds(2)) { h in
             try h.serveExtras()
             h.server.addFaults([.notFound], for: "/de.srt")
-            h.server.addFaults([.stall(afterBytes: 10, seconds: 3)], for: "/en.vtt")
+            h.server.addFaults([.stall(afterBytes: 10, seconds: 600)], for: "/en.vtt")
             try await h.engine.enqueue([h.request(withExtras: true)])
             await h.engine.waitUntilIdle()
 

@@ -35,7 +35,6 @@ public actor DownloadDaemon {
     private var control: DownloadControl?
     /// What the idle time, a client's time to send and the downloads' waits are timed by.
     private nonisolated let clock: ErasedClock
-    private nonisolated let givenClock: any Clock<Duration>
     private var lastActivity: ErasedClock.Instant
     private var stopping = false
     private var wakeUp: CheckedContinuation<Void, Never>?
@@ -49,7 +48,6 @@ public actor DownloadDaemon {
         log: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
-        self.givenClock = clock
         self.clock = ErasedClock(clock)
         self.lastActivity = self.clock.now
         self.log = log
@@ -67,7 +65,7 @@ public actor DownloadDaemon {
         let log = self.log
         let hook = configuration.onComplete
         let engine = DownloadEngine(
-            buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy, clock: givenClock),
+            buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy, clock: clock),
             maximumConcurrentDownloads: configuration.jobs, giveUp: .fail
         ) { event in
             Self.logEvent(event, log: log)

@@ -14,8 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // Tests only: a TestClock that tests advance, for the code that takes a clock.
-        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -72,19 +70,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SinglecastKitTests",
-            dependencies: [
-                "SinglecastKit",
-                "TestSupport",
-                .product(name: "Clocks", package: "swift-clocks"),
-            ]
+            dependencies: ["SinglecastKit", "TestSupport"]
         ),
         .testTarget(
             name: "SinglecastCLITests",
-            dependencies: [
-                "singlecast",
-                "TestSupport",
-                .product(name: "Clocks", package: "swift-clocks"),
-            ]
+            dependencies: ["singlecast", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

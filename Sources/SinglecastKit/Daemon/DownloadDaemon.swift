@@ -141,8 +141,9 @@ public actor DownloadDaemon {
         await withCheckedContinuation { continuation in
             wakeUp = continuation
             if let duration {
+                let deadline = clock.now + duration
                 Task { [clock] in
-                    try? await clock.sleep(for: duration)
+                    try? await clock.sleep(until: deadline)
                     self.wake()
                 }
             }

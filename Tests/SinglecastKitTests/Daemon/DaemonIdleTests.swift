@@ -1,5 +1,5 @@
-import Clocks
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -18,7 +18,9 @@ import TestSupport
         var configuration = DownloadDaemon.Configuration(libraryDirectory: folder)
         configuration.idleExit = .seconds(4)
         let clock = TestClock()
-        let daemon = DownloadDaemon(configuration: configuration, clock: clock) { _ in }
+        let lines = Mutex<[String]>([])
+        let daemon = DownloadDaemon(configuration: configuration, clock: clock) { line in lines.withLock { $0.append(line) } }
+        let retries = { lines.withLock { $0.filter { $0.hasPrefix("retrying #1 at ") }.count } }
         let ended = DoneFlag()
         let running = Task {
             defer { ended.set() }
@@ -31,15 +33,13 @@ import TestSupport
             podcastTitle: "Show", episode: Episode(title: "one"),
             enclosure: Enclosure(url: server.url("/one.mp3").absoluteString, type: "audio/mpeg"))
         _ = try await client.send(ControlRequest(command: .enqueue, downloads: [request]))
-        func waiting() async throws -> Download? {
-            try await client.send(ControlRequest(command: .status)).statusDownloads.first { $0.state == .retrying }
-        }
-        let first = try await waitingDownload(waiting)
-        #expect(first.retryReason == .connectionRefused)
+        try await waitUntil { retries() == 1 }
+        let first = try #require(try await client.send(ControlRequest(command: .status)).statusDownloads.first)
+        #expect(first.state == .retrying && first.retryReason == .connectionRefused)
 
         // Past the idle time: the download tries again, is refused and waits again; the daemon stays.
         await clock.advance(by: .seconds(5))
-        try await waitUntil { try await waiting().map { $0.nextTryAt != first.nextTryAt } ?? false }
+        try await waitUntil { retries() == 2 }
         #expect(!ended.isSet)
         #expect(await client.isRunning())
 
@@ -52,10 +52,5 @@ import TestSupport
         #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: 50_000))
         try await server.stop()
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    private func waitingDownload(_ waiting: () async throws -> Download?) async throws -> Download {
-        try await waitUntil { try await waiting() != nil }
-        return try #require(try await waiting())
     }
 }

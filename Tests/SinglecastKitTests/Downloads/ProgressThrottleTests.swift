@@ -1,5 +1,5 @@
-import Clocks
 import Testing
+import TestSupport
 
 @testable import SinglecastKit
 

@@ -139,11 +139,18 @@ struct FileTransferTests {
             #expect(error?.isTransient == false)
             #expect(error?.gaveUpAfter == nil)
             #expect(error?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
-            // The first answer brought half; five more brought nothing new.
-            #expect(h.server.requests(for: "/ep.mp3").count == 6)
+            // The answers brought half (in one, or in more when a close loses bytes the client had
+            // not read yet, as on a loaded machine); then five more brought nothing new.
+            #expect(Self.fruitlessTail(h.server.requests(for: "/ep.mp3").map(\.range), at: 1_000_000) == 5)
             #expect(fileSize(atPath: FileTransfer.partURL(for: destination).path) == 1_000_000)
             #expect(!TransferHarness.exists(destination))
         }
+    }
+
+    /// How many requests at the end asked for the rest from `byte`: the tries in a row that
+    /// brought nothing new, once the part had reached `byte`.
+    static func fruitlessTail(_ ranges: [String?], at byte: Int64) -> Int {
+        ranges.reversed().prefix { $0 == "bytes=\(byte)-" }.count
     }
 
     @Test func rangesAnsweredWithNoByteFailAfterFiveTries() async throws {

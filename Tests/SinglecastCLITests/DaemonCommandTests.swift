@@ -108,7 +108,7 @@ import TestSupport
         // The daemon does not own it: it marks it paused, and the owner stops on its next save.
         let paused = try await show.cli.run(["pause", "1"])
         #expect(paused.stdout == "paused #1 Episode One\n")
-        try await waitUntil(timeout: .seconds(10)) { !foreground.isRunning }
+        try await waitUntil { !foreground.isRunning }
         #expect(foreground.terminationStatus == 0)
         #expect(try await show.downloadStates() == ["paused"])
         #expect(fileSize(part) > 0)
@@ -168,8 +168,8 @@ import TestSupport
         let daemon = try show.cli.start(["daemon", "--on-complete", "printf '%s\\n' \"$1\" >> '\(record.path)'"], outputName: "daemon")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
-        try await waitUntil { FileManager.default.fileExists(atPath: record.path) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The hook has written its whole line.
+        try await waitUntil { (try? String(contentsOf: record, encoding: .utf8))?.hasSuffix("\n") == true }
         #expect(try String(contentsOf: record, encoding: .utf8) == show.folder.appendingPathComponent("Episode One.mp3").path + "\n")
         kill(daemon.processIdentifier, SIGTERM)
         try await waitUntil { !daemon.isRunning }
@@ -182,7 +182,7 @@ import TestSupport
         let daemon = try show.cli.start(["daemon", "--idle-exit", "4"], outputName: "daemon")
         try await waitUntil { FileManager.default.fileExists(atPath: show.cli.home.appendingPathComponent(socketName).path) }
         #expect(try await show.cli.run(["download", "3", "--background"]).status == 0)
-        try await waitUntil(timeout: .seconds(15)) { !daemon.isRunning }
+        try await waitUntil { !daemon.isRunning }
         #expect(daemon.terminationStatus == 0)
         #expect(try await show.downloadStates() == ["completed"])
         try await show.stop()

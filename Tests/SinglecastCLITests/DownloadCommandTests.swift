@@ -182,7 +182,10 @@ import TestSupport
         #expect((entries.first?["message"] as? String)?.hasSuffix("(1.0 MB of 2.0 MB)") == true)
         let part = show.folder.appendingPathComponent("Episode Two.mp3.part")
         #expect(fileSize(part) == 1_000_000)
-        #expect(show.server.requests(for: "/media/two.mp3").count == 6)
+        // Five tries in a row from byte 1,000,000 brought nothing new (before them, one answer or
+        // more brought the first half: a close can lose bytes the client had not read yet).
+        let ranges = show.server.requests(for: "/media/two.mp3").map(\.range)
+        #expect(ranges.reversed().prefix { $0 == "bytes=1000000-" }.count == 5, "\(ranges)")
         try await show.stop()
     }
 

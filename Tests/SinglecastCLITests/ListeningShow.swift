@@ -94,12 +94,7 @@ struct PlayRun {
     /// Waits for an event named `name` that satisfies `condition`.
     @discardableResult
     func waitForEvent(_ name: String, where condition: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let found = events.last(where: { $0["event"] as? String == name && condition($0) }) { return found }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil { events.contains { $0["event"] as? String == name && condition($0) } || !process.isRunning }
         let found = events.last { $0["event"] as? String == name && condition($0) }
         return try #require(found, "no such \(name) event in \(events); stderr: \(errorText)")
     }

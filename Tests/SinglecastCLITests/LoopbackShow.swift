@@ -58,15 +58,6 @@ struct LoopbackShow {
     }
 }
 
-/// Waits (at most `timeout`) until `condition` holds; fails the test otherwise.
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        try #require(ContinuousClock.now < deadline, "condition not met in time")
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
-
 /// The size of a file, 0 when there is none.
 func fileSize(_ url: URL) -> Int64 {
     ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0

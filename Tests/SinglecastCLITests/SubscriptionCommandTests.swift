@@ -29,7 +29,7 @@ import TestSupport
         let cli: CLI
 
         static func start() async throws -> World {
-            World(server: try await TestServer.start(), cli: try CLI(environment: ["SINGLECAST_TIMEOUT": "2"]))
+            World(server: try await TestServer.start(), cli: try CLI())
         }
 
         func url(_ path: String) -> String { server.url(path).absoluteString }
@@ -240,11 +240,14 @@ import TestSupport
         world.server.addFaults([.notFound], for: "/missing.xml")
         world.server.addFaults([.status(500)], for: "/broken.xml")
         world.server.addFaults([.status(410)], for: "/gone.xml")
-        world.server.addFaults([.stall(afterBytes: 10, seconds: 6)], for: "/stalled.xml")
+        // Stalled until the client goes: a read timeout ends it, however loaded the machine.
+        world.server.addFaults([.stall(afterBytes: 10, seconds: 600)], for: "/stalled.xml")
         world.server.addFaults([.htmlPage], for: "/html.xml")
         world.serveFeed("/ok.xml", Self.feed("ok", items: ["ok2", "ok1"]))
 
-        let update = try await world.cli.run(["update"])
+        var impatient = world.cli
+        impatient.environment["SINGLECAST_TIMEOUT"] = "5"
+        let update = try await impatient.run(["update"])
         #expect(update.status == 1)
         #expect(update.stdout.contains("ok: 1 new"))
         #expect(update.stdout.contains("missing: error: \(world.url("/missing.xml")) answered HTTP 404 Not Found"))

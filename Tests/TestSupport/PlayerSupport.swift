@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Audio that tests make themselves: a 440 Hz tone as 16-bit mono WAV at 8 kHz.
 public enum TestAudio {
@@ -78,14 +79,12 @@ public enum TestProcess {
         return state == "Z" || state == "X"
     }
 
-    /// Waits until `pid` is gone, checking every 20 ms for at most `timeout`; true when it went.
-    public static func waitUntilGone(_ pid: pid_t, timeout: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if isGone(pid) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return isGone(pid)
+    /// Waits (``waitUntil(timeout:sourceLocation:_:)``, `timeout` only bounding the wait) until
+    /// `pid` is gone; true when it went.
+    public static func waitUntilGone(
+        _ pid: pid_t, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Bool {
+        (try? await waitUntil(timeout: timeout, sourceLocation: sourceLocation) { isGone(pid) }) != nil
     }
 
     /// `/proc/PID/cmdline` or `/proc/PID/environ` as text, NULs as spaces.

@@ -33,13 +33,23 @@ public actor DownloadDaemon {
     private let log: @Sendable (String) -> Void
     private var engine: DownloadEngine?
     private var control: DownloadControl?
-    private var lastActivity = ContinuousClock.now
+    /// What the idle time, a client's time to send and the downloads' waits are timed by.
+    private nonisolated let clock: ErasedClock
+    private var lastActivity: ErasedClock.Instant
     private var stopping = false
     private var wakeUp: CheckedContinuation<Void, Never>?
 
-    /// - Parameter log: receives one line per thing worth logging.
-    public init(configuration: Configuration, log: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - clock: what the idle time, a client's time to send its request and the downloads'
+    ///     waits for the network are timed by (tests pass one they advance).
+    ///   - log: receives one line per thing worth logging.
+    public init(
+        configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.configuration = configuration
+        self.clock = ErasedClock(clock)
+        self.lastActivity = self.clock.now
         self.log = log
     }
 
@@ -55,7 +65,7 @@ public actor DownloadDaemon {
         let log = self.log
         let hook = configuration.onComplete
         let engine = DownloadEngine(
-            buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy),
+            buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy, clock: clock),
             maximumConcurrentDownloads: configuration.jobs, giveUp: .fail
         ) { event in
             Self.logEvent(event, log: log)
@@ -116,7 +126,7 @@ public actor DownloadDaemon {
                 await sleep(for: nil)
                 continue
             }
-            let quietFor = ContinuousClock.now - lastActivity
+            let quietFor = clock.now - lastActivity
             if quietFor >= idleExit, await engine.isIdle {
                 log("idle for \(idleExit), exiting")
                 break
@@ -131,8 +141,9 @@ public actor DownloadDaemon {
         await withCheckedContinuation { continuation in
             wakeUp = continuation
             if let duration {
-                Task {
-                    try? await Task.sleep(for: duration)
+                let deadline = clock.now + duration
+                Task { [clock] in
+                    try? await clock.sleep(until: deadline)
                     self.wake()
                 }
             }
@@ -170,7 +181,7 @@ public actor DownloadDaemon {
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         try? await connection.executeThenClose { inbound, outbound in
             let reply: ControlReply
-            switch await Self.readLine(inbound) {
+            switch await Self.readLine(inbound, clock: clock) {
             case .line(let bytes):
                 reply = await handle(bytes)
             case .tooLong:
@@ -190,8 +201,8 @@ public actor DownloadDaemon {
         case closed
     }
 
-    /// Reads up to the first newline, within ``clientTimeout``.
-    private static func readLine(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async -> LineResult {
+    /// Reads up to the first newline, within ``clientTimeout`` on `clock`.
+    private static func readLine(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, clock: ErasedClock) async -> LineResult {
         await withTaskGroup(of: LineResult.self) { group in
             group.addTask {
                 var line: [UInt8] = []
@@ -209,7 +220,7 @@ public actor DownloadDaemon {
                 return line.isEmpty ? .closed : .line(line)
             }
             group.addTask {
-                try? await Task.sleep(for: clientTimeout)
+                try? await clock.sleep(for: clientTimeout)
                 return .closed
             }
             let first = await group.next()!
@@ -233,7 +244,7 @@ public actor DownloadDaemon {
         } catch {
             return .failure(.malformedRequest("\(error)"))
         }
-        lastActivity = .now
+        lastActivity = clock.now
         do {
             return try await carryOut(request)
         } catch {

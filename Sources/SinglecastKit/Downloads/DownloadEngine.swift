@@ -200,7 +200,8 @@ public actor DownloadEngine {
         let started = download
 
         let saver = ProgressSaver(buffer: buffer) { [weak self] in await self?.cancelTransfer(id) }
-        let throttle = Mutex(ProgressThrottle())
+        let clock = transfer.clock
+        let throttle = Mutex(ProgressThrottle(now: clock.now))
         let outcome: Result<URL, any Error>
         do {
             guard let url = job.request.enclosure.location else { throw DownloadError.notAURL(job.request.enclosure.url) }
@@ -208,7 +209,7 @@ public actor DownloadEngine {
                 url, to: destination, announcedType: job.request.enclosure.type,
                 progress: { progress in
                     let (report, save, speed, resumed) = throttle.withLock {
-                        $0.due(at: .now, receivedBytes: progress.receivedBytes)
+                        $0.due(at: clock.now, receivedBytes: progress.receivedBytes)
                     }
                     if resumed {
                         var again = started
@@ -365,24 +366,33 @@ final class ProgressSaver: Sendable {
 /// saving to the database (at most twice a second), and measures the speed over the last
 /// few seconds. After a wait for the network, the first progress is saved at once and
 /// reported as a new start, and the speed is measured afresh.
+///
+/// Its instants are those of the transfer's clock (see ``FileTransfer``).
 struct ProgressThrottle {
-    private var lastReport = ContinuousClock.Instant.now - .seconds(1)
-    private var lastSave = ContinuousClock.Instant.now
-    private var rate = TransferRate()
+    private var lastReport: ErasedClock.Instant
+    private var lastSave: ErasedClock.Instant
+    private var rate = TransferRate<ErasedClock.Instant>()
     private var waiting = false
+
+    /// A throttle for a transfer starting at `now`: its first progress is reported, and saved
+    /// half a second later.
+    init(now: ErasedClock.Instant) {
+        lastReport = now - .seconds(1)
+        lastSave = now
+    }
 
     /// The transfer waits for its next try.
     mutating func waitForRetry() {
         waiting = true
     }
 
-    mutating func due(at now: ContinuousClock.Instant, receivedBytes: Int64)
+    mutating func due(at now: ErasedClock.Instant, receivedBytes: Int64)
         -> (report: Bool, save: Bool, bytesPerSecond: Double?, resumed: Bool)
     {
         let resumed = waiting
         if resumed {
             waiting = false
-            rate = TransferRate()
+            rate = TransferRate<ErasedClock.Instant>()
         }
         rate.add(receivedBytes, at: now)
         let report = resumed || now - lastReport >= .milliseconds(100)

@@ -89,11 +89,20 @@ public struct FileTransfer: Sendable {
     public let retryPolicy: RetryPolicy
     /// The hosts' outages, shared by every download of this transfer.
     public let outages: HostOutages
+    /// What waits and quiet times are timed by: the outages' clock.
+    var clock: ErasedClock { outages.clock }
 
+    /// - Parameter outages: the hosts' outages, and the clock every wait is timed by (tests give
+    ///   them a clock they advance: `HostOutages(clock:)`).
     public init(session: HTTPSession, retryPolicy: RetryPolicy = RetryPolicy(), outages: HostOutages = HostOutages()) {
         self.session = session
         self.retryPolicy = retryPolicy
         self.outages = outages
+    }
+
+    /// A transfer whose waits are timed by `clock`, with outages of its own.
+    public init(session: HTTPSession, retryPolicy: RetryPolicy = RetryPolicy(), clock: any Clock<Duration>) {
+        self.init(session: session, retryPolicy: retryPolicy, outages: HostOutages(clock: clock))
     }
 
     /// The partial file used while downloading to `destination`.
@@ -141,7 +150,7 @@ public struct FileTransfer: Sendable {
             url: url, destination: destination, announcedType: announcedType,
             part: Self.partURL(for: destination), info: Self.partInfoURL(for: destination))
         let host = HostOutages.host(of: url)
-        var lastByte = ContinuousClock.now
+        var lastByte = clock.now
         var restarts = 0
         // The furthest byte on disk so far, and the answered tries in a row that got no further.
         let partBytes: Int64? = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
@@ -149,7 +158,7 @@ public struct FileTransfer: Sendable {
         var fruitlessAnswers = 0
         while true {
             try Task.checkCancellation()
-            if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > .now {
+            if let planned = outages.pendingTry(host: host), min(planned.at, lastByte + retryPolicy.giveUpAfter) > clock.now {
                 // Another download found the host down: wait for the same next try.
                 try await wait(job, host: host, until: min(planned.at, lastByte + retryPolicy.giveUpAfter), planned.reason, waiting)
             }
@@ -169,7 +178,7 @@ public struct FileTransfer: Sendable {
             }
             if Task.isCancelled { throw CancellationError() }
             if received > 0 {
-                lastByte = .now
+                lastByte = clock.now
                 outages.recovered(host: host)
             }
             if case .unusableRange = failure.reason {
@@ -190,7 +199,7 @@ public struct FileTransfer: Sendable {
                     }
                 }
             }
-            let quiet = ContinuousClock.now - lastByte
+            let quiet = clock.now - lastByte
             guard quiet < retryPolicy.giveUpAfter else { throw failure.givingUp(after: quiet) }
             let next = outages.failed(host: host, reason: failure.retryReason, retryAfter: failure.retryAfter, policy: retryPolicy)
             Self.logger.info(
@@ -202,10 +211,10 @@ public struct FileTransfer: Sendable {
 
     /// Reports the wait, then waits until `time` (or a ``HostOutages/tryNow(host:)``).
     private func wait(
-        _ job: Job, host: String, until time: ContinuousClock.Instant, _ reason: RetryReason,
+        _ job: Job, host: String, until time: ErasedClock.Instant, _ reason: RetryReason,
         _ waiting: @Sendable (RetryWait) async -> Void
     ) async throws {
-        let nextTry = Date().addingTimeInterval((time - ContinuousClock.now).inSeconds)
+        let nextTry = Date().addingTimeInterval((time - clock.now).inSeconds)
         let onDisk = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
         await waiting(RetryWait(reason: reason, nextTry: nextTry, receivedBytes: onDisk ?? 0))
         try await outages.wait(host: host, until: time)

@@ -41,11 +41,14 @@ public struct RetryWait: Equatable, Sendable {
 /// The outages of hosts, shared by every transfer of a ``FileTransfer``: when one download to a
 /// host fails transiently, the others to that host wait for the same next try instead of each
 /// finding out alone, and a resume can end every wait for the host at once.
+///
+/// Time is kept by the clock it is given (tests pass one they advance), and the transfers that
+/// share it keep theirs by the same clock.
 public final class HostOutages: Sendable {
     private struct Outage {
         /// Failed tries in a row of the host.
         var failures: Int
-        var nextTry: ContinuousClock.Instant
+        var nextTry: ErasedClock.Instant
         var reason: RetryReason
     }
 
@@ -56,9 +59,17 @@ public final class HostOutages: Sendable {
 
     private let state = Mutex(State())
     private let random: @Sendable () -> Double
+    /// The clock every outage and wait is timed by.
+    let clock: ErasedClock
 
-    /// - Parameter random: a number in 0..<1 for each wait's jitter (tests pass a fixed one).
-    public init(random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    /// - Parameters:
+    ///   - clock: what waits are timed by.
+    ///   - random: a number in 0..<1 for each wait's jitter (tests pass a fixed one).
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.clock = ErasedClock(clock)
         self.random = random
     }
 
@@ -70,8 +81,9 @@ public final class HostOutages: Sendable {
     }
 
     /// The next try of `host`, while it is in an outage whose next try is still to come.
-    func pendingTry(host: String, now: ContinuousClock.Instant = .now) -> (at: ContinuousClock.Instant, reason: RetryReason)? {
-        state.withLock { state in
+    func pendingTry(host: String) -> (at: ErasedClock.Instant, reason: RetryReason)? {
+        let now = clock.now
+        return state.withLock { state in
             guard let outage = state.outages[host], outage.nextTry > now else { return nil }
             return (outage.nextTry, outage.reason)
         }
@@ -81,9 +93,9 @@ public final class HostOutages: Sendable {
     /// try: the one already planned when another download found the outage first, else one
     /// `policy` spaces after the host's earlier failures (later if the server asked for it).
     func failed(host: String, reason: RetryReason, retryAfter: Duration?, policy: FileTransfer.RetryPolicy)
-        -> ContinuousClock.Instant
+        -> ErasedClock.Instant
     {
-        let now = ContinuousClock.now
+        let now = clock.now
         let random = self.random()
         return state.withLock { state in
             var outage = state.outages[host] ?? Outage(failures: 0, nextTry: now, reason: reason)
@@ -107,8 +119,9 @@ public final class HostOutages: Sendable {
 
     /// Ends every wait for `host` now (a resume asked for a try at once).
     public func tryNow(host: String) {
+        let now = clock.now
         let woken = state.withLock { state -> [Wakeable] in
-            state.outages[host]?.nextTry = .now
+            state.outages[host]?.nextTry = now
             return state.waits.values.filter { $0.host == host }.map(\.wait)
         }
         for wait in woken { wait.wake() }
@@ -116,13 +129,13 @@ public final class HostOutages: Sendable {
 
     /// Waits until `deadline`, or until ``tryNow(host:)`` for `host`.
     /// Throws `CancellationError` when the task is cancelled.
-    func wait(host: String, until deadline: ContinuousClock.Instant) async throws {
+    func wait(host: String, until deadline: ErasedClock.Instant) async throws {
         let wait = Wakeable()
         let key = ObjectIdentifier(wait)
         state.withLock { $0.waits[key] = (host, wait) }
         defer { _ = state.withLock { $0.waits.removeValue(forKey: key) } }
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
+        let timer = Task { [clock] in
+            try? await clock.sleep(until: deadline)
             wait.wake()
         }
         defer { timer.cancel() }

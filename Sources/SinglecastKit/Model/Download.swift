@@ -63,7 +63,7 @@ public struct Download: Equatable, Hashable, Sendable {
     /// ``TransferRate/stallTime`` (owners save about twice a second while bytes arrive): no
     /// byte arrives, or the owner is stuck or gone.
     public func isStalled(at now: Date = Date()) -> Bool {
-        state == .downloading && now.timeIntervalSince(updatedAt) > TransferRate.stallTime.inSeconds
+        state == .downloading && now.timeIntervalSince(updatedAt) > TransferRate<ContinuousClock.Instant>.stallTime.inSeconds
     }
 
     /// The current speed: only while downloading and not stalled.

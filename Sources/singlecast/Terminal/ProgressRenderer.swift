@@ -11,7 +11,7 @@ final class ProgressRenderer: Sendable {
         var title: String
         var received: Int64
         var total: Int64?
-        var rate = TransferRate()
+        var rate = TransferRate<ContinuousClock.Instant>()
         var lastReportedTenth: Int
         /// While waiting for the network: the download as the engine reported it.
         var retrying: SinglecastKit.Download?

@@ -7,8 +7,8 @@ import TestSupport
 @testable import SinglecastKit
 
 @Suite(.timeLimit(.minutes(2))) struct DaemonResponsivenessTests {
-    /// Another connection holds the database's write lock for 3 seconds: the daemon still
-    /// answers status requests at once, and its transfers keep receiving bytes meanwhile.
+    /// Another connection holds the database's write lock: the daemon still answers status
+    /// requests while it is held, and its transfers keep receiving bytes meanwhile.
     @Test func aLockedDatabaseStallsNeitherTheControlSocketNorTheTransfers() async throws {
         let server = try await TestServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-lock-\(UUID())")
@@ -36,26 +36,16 @@ import TestSupport
         let locked = LockHolder(path: folder.appendingPathComponent("library.sqlite").path)
         try await locked.start()
         let before = parts.map { fileSize(atPath: $0) ?? 0 }
-        var replies: [Duration] = []
+        // The lock is held until finish(): a daemon stalled by it would answer only once it is
+        // released, so every reply must come while it is still held. No reply is timed.
         for _ in 0..<5 {
-            let started = ContinuousClock.now
             let reply = try await client.send(ControlRequest(command: .status))
-            replies.append(ContinuousClock.now - started)
             #expect(reply.statusDownloads.count == 2)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(locked.isHolding, "answered while the lock was held")
         }
-        // A daemon stalled by the lock would answer only when it is released, seconds later; the
-        // median is held to 200 ms and every reply to well under the lock's 3 s, so that one
-        // reply slowed by a loaded machine (the tests run in parallel on two cores) is no failure.
-        let median = replies.sorted()[replies.count / 2]
-        let slowest = replies.max() ?? .zero
-        let during = parts.map { fileSize(atPath: $0) ?? 0 }
-        #expect(locked.isHolding, "the lock was held throughout the requests")
+        try await waitUntil { zip(before, parts.map { fileSize(atPath: $0) ?? 0 }).allSatisfy { $1 > $0 + 100_000 } }
+        #expect(locked.isHolding, "bytes arrived while the lock was held")
         try await locked.finish()
-
-        #expect(median < .milliseconds(200), "status replies took \(replies)")
-        #expect(slowest < .seconds(1), "status replies took \(replies)")
-        #expect(zip(before, during).allSatisfy { $1 > $0 + 100_000 }, "bytes on disk \(before) → \(during)")
 
         await daemon.stop()
         try await running.value
@@ -64,9 +54,9 @@ import TestSupport
     }
 }
 
-/// Holds SQLite's write lock on a database from a thread of its own for at least 3 seconds,
-/// and until ``finish()`` (at most 15 s): however slow the machine, the lock is held for as long
-/// as the test needs it.
+/// Holds SQLite's write lock on a database from a thread of its own until ``finish()`` (at
+/// most 60 s, so that a failing test does not hang): however slow the machine, the lock is held
+/// for as long as the test needs it.
 final class LockHolder: Sendable {
     private let path: String
     private let state = Mutex((holding: false, released: false, finishing: false))
@@ -89,9 +79,7 @@ final class LockHolder: Sendable {
                         self.state.withLock { $0.holding = true }
                         started.resume()
                         let start = Date()
-                        while Date().timeIntervalSince(start) < 15,
-                            Date().timeIntervalSince(start) < 3 || !self.state.withLock({ $0.finishing })
-                        {
+                        while Date().timeIntervalSince(start) < 60, !self.state.withLock({ $0.finishing }) {
                             Thread.sleep(forTimeInterval: 0.05)
                         }
                         self.state.withLock { $0.holding = false }
@@ -105,20 +93,9 @@ final class LockHolder: Sendable {
         }
     }
 
-    /// Lets the lock go (once it has been held for 3 seconds) and returns once it is released.
+    /// Lets the lock go and returns once it is released.
     func finish() async throws {
         state.withLock { $0.finishing = true }
-        while !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(50)) }
+        try await waitUntil { state.withLock { $0.released } }
     }
 }
-
-/// Waits (at most 20 s) until `condition` holds.
-private func waitUntil(_ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while await !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
-
-private struct WaitTimedOut: Error {}

@@ -12,12 +12,14 @@ struct TransferHarness: Sendable {
     let transfer: FileTransfer
     let directory: URL
 
-    /// Runs `body` with a fresh harness; the whole thing must finish within `timeLimit` seconds.
+    /// Runs `body` with a fresh harness; past `timeLimit` seconds (a bound against hanging, not
+    /// a measure of speed) it is cancelled and fails. The transfer's waits are timed by `clock` (a test clock the test advances, when given).
     static func run(
         readTimeout: Duration = .seconds(5),
         retryPolicy: FileTransfer.RetryPolicy = .init(
             giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
-        timeLimit: Double = 20,
+        clock: any Clock<Duration> = ContinuousClock(),
+        timeLimit: Double = 60,
         _ body: @escaping @Sendable (TransferHarness) async throws -> Void
     ) async throws {
         var configuration = HTTPSession.Configuration()
@@ -30,7 +32,7 @@ struct TransferHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let harness = TransferHarness(
             server: server, session: session,
-            transfer: FileTransfer(session: session, retryPolicy: retryPolicy), directory: directory)
+            transfer: FileTransfer(session: session, retryPolicy: retryPolicy, clock: clock), directory: directory)
         let outcome: Result<Void, any Error>
         do {
             try await withTransferTimeLimit(timeLimit) { try await body(harness) }
@@ -126,16 +128,18 @@ struct EngineHarness: Sendable {
     var showFolder: URL { buffer.episodes.folder(forPodcast: "Show") }
 
     /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
-    /// including stopping whatever `body` left running, must finish within `timeLimit` seconds.
+    /// including stopping whatever `body` left running, is bounded by `timeLimit` seconds (against
+    /// hanging, not a measure of speed). The transfers' waits are timed by `clock`.
     static func run(
-        limit: Int, timeLimit: Double = 10, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
+        limit: Int, timeLimit: Double = 60, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
         giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
     ) async throws {
-        try await TransferHarness.run(readTimeout: readTimeout, timeLimit: timeLimit) { base in
+        try await TransferHarness.run(readTimeout: readTimeout, clock: clock, timeLimit: timeLimit) { base in
             let library = try Library.inMemory()
             let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
             let log = EngineEventLog()
-            let transfer = retryPolicy.map { FileTransfer(session: base.session, retryPolicy: $0) } ?? base.transfer
+            let transfer = retryPolicy.map { FileTransfer(session: base.session, retryPolicy: $0, clock: clock) } ?? base.transfer
             let engine = DownloadEngine(
                 buffer: buffer, transfer: transfer, maximumConcurrentDownloads: limit, giveUp: giveUp,
                 events: { log.record($0) })
@@ -167,24 +171,7 @@ struct EngineHarness: Sendable {
     func filesInShowFolder() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: showFolder.path).sorted()
     }
-
-    /// Polls `condition` every few milliseconds; fails when it is still false after `seconds`.
-    func eventually(
-        within seconds: Double = 3, sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition still false after \(seconds) s", sourceLocation: sourceLocation)
-                throw EngineConditionTimedOut()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }
-
-struct EngineConditionTimedOut: Error {}
 
 /// Every event the engine emitted, in the order emitted.
 final class EngineEventLog: Sendable {

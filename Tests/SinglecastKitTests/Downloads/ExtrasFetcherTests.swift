@@ -9,7 +9,7 @@ struct ExtrasFetcherTests {
     private static let audioSize: Int64 = 50_000
 
     @Test func savesTheChaptersAndThePreferredTranscriptOfEachLanguageBesideTheEpisode() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             try await h.engine.enqueue([h.request(withExtras: true)])
             await h.engine.waitUntilIdle()
@@ -35,7 +35,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func withoutTheFlagOrASubscriptionAskingNoExtraIsFetched() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             try await h.engine.enqueue([h.request(withExtras: false)])
             await h.engine.waitUntilIdle()
@@ -46,10 +46,12 @@ struct ExtrasFetcherTests {
     }
 
     @Test func aFailingExtraWarnsTheEpisodeCompletesAndTheNextDownloadRetriesOnlyIt() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20, readTimeout: .milliseconds(500)) { h in
+        // The stall lasts until the client goes: only the read timeout ends it, and 2 s leaves
+        // the other answers time on a loaded machine.
+        try await EngineHarness.run(limit: 3, readTimeout: .seconds(2)) { h in
             try h.serveExtras()
             h.server.addFaults([.notFound], for: "/de.srt")
-            h.server.addFaults([.stall(afterBytes: 10, seconds: 3)], for: "/en.vtt")
+            h.server.addFaults([.stall(afterBytes: 10, seconds: 600)], for: "/en.vtt")
             try await h.engine.enqueue([h.request(withExtras: true)])
             await h.engine.waitUntilIdle()
 
@@ -86,7 +88,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func anHTMLPageAnOversizedFileAndChaptersThatAreNotJSONAreRefused() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 30) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             h.server.addFaults([.htmlPage], for: "/en.vtt")
             h.server.serve(path: "/de.srt", generatedSize: Int64(ExtrasFetcher.maximumBytes) + 1, contentType: "application/x-subrip")
@@ -106,7 +108,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func anHTMLTranscriptIsAnHTMLPageByDesign() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             h.server.serve(path: "/en.html", data: try Fixtures.data("extras/transcript.en.html"), contentType: "text/html; charset=utf-8")
             var episode = h.episode(title: "Title", path: "/ep.mp3")
@@ -120,7 +122,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func deletingAnEpisodeRemovesItsExtras() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             let saved = try await h.library.saveFeed(
                 Feed(podcast: Podcast(title: "Show"), episodes: [h.episode(title: "Title", path: "/ep.mp3")]),
@@ -138,7 +140,7 @@ struct ExtrasFetcherTests {
     }
 
     @Test func aSubscriptionAskingForExtrasGetsThemAndRetentionRemovesThemWithTheFile() async throws {
-        try await EngineHarness.run(limit: 3, timeLimit: 20) { h in
+        try await EngineHarness.run(limit: 3) { h in
             try h.serveExtras()
             h.server.serve(path: "/new.mp3", generatedSize: Self.audioSize, contentType: "audio/mpeg")
             let older = h.episode(title: "Title", path: "/ep.mp3", published: Date(timeIntervalSince1970: 1_000_000))

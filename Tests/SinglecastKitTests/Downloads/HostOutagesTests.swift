@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import SinglecastKit
 
@@ -47,43 +48,44 @@ import Testing
     }
 
     @Test func retryAfterPushesTheNextTryBackUpToTheLongestWait() {
-        let outages = HostOutages(random: { 0 })
-        let now = ContinuousClock.now
+        let outages = HostOutages(clock: TestClock(), random: { 0 })
+        let now = outages.clock.now
         let minute = outages.failed(host: "a:80", reason: .http(503), retryAfter: .seconds(60), policy: policy)
-        #expect(minute - now >= .seconds(60))
-        #expect(minute - now < .seconds(61))
+        #expect(minute - now == .seconds(60))
         let capped = outages.failed(host: "b:80", reason: .http(503), retryAfter: .seconds(3600), policy: policy)
-        #expect(capped - now < .seconds(301))
+        #expect(capped - now == .seconds(300))
         #expect(outages.pendingTry(host: "a:80")?.reason == .http(503))
     }
 
     @Test func aFailureAfterThePlannedTryWaitsLonger() async throws {
         let short = FileTransfer.RetryPolicy(baseDelay: .milliseconds(20), growth: 2, jitter: 0)
-        let outages = HostOutages(random: { 0 })
+        let clock = TestClock()
+        let outages = HostOutages(clock: clock, random: { 0 })
         let first = outages.failed(host: "a:80", reason: .connectionRefused, retryAfter: nil, policy: short)
-        try await outages.wait(host: "a:80", until: first)
-        let started = ContinuousClock.now
+        #expect(first - outages.clock.now == .milliseconds(20))
+        let waiting = Task { try await outages.wait(host: "a:80", until: first) }
+        await clock.advance(by: .milliseconds(20))
+        try await waiting.value
         let second = outages.failed(host: "a:80", reason: .connectionRefused, retryAfter: nil, policy: short)
-        #expect(second - started >= .milliseconds(40))
+        #expect(second - first == .milliseconds(40))
     }
 
     @Test func tryNowEndsTheWaitsOfItsHostOnly() async throws {
-        let outages = HostOutages()
-        let far = ContinuousClock.now + .seconds(60)
-        let started = ContinuousClock.now
+        // A clock that never moves: only a try-now can end these waits.
+        let outages = HostOutages(clock: TestClock())
+        let far = outages.clock.now + .seconds(60)
         let done = DoneFlag()
         let woken = Task {
             try await outages.wait(host: "a:80", until: far)
             done.set()
         }
         let other = Task { try await outages.wait(host: "b:80", until: far) }
-        // Asked until the wait has begun and ended (bounded: 250 tries, 20 ms apart).
-        for _ in 0..<250 where !done.isSet {
+        // Asked until the wait has begun and ended.
+        try await waitUntil {
             outages.tryNow(host: "a:80")
-            try await Task.sleep(for: .milliseconds(20))
+            return done.isSet
         }
         try await woken.value
-        #expect(ContinuousClock.now - started < .seconds(10))
         // The other host's wait goes on until it is cancelled.
         other.cancel()
         await #expect(throws: CancellationError.self) { try await other.value }

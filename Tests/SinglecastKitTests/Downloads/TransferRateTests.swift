@@ -8,7 +8,7 @@ import Testing
     let start = ContinuousClock.now
 
     @Test func speedIsMeasuredOverTheLastFewSeconds() {
-        var rate = TransferRate()
+        var rate = TransferRate<ContinuousClock.Instant>()
         // 10 MB/s for ten seconds, then 1 MB/s: the window forgets the fast part.
         for tenth in 0...100 { rate.add(Int64(tenth) * 1_000_000, at: start + .milliseconds(tenth * 100)) }
         #expect(abs(rate.bytesPerSecond(at: start + .seconds(10)) - 10_000_000) < 500_000)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func nothingForMoreThanThreeSecondsIsAStall() {
-        var rate = TransferRate()
+        var rate = TransferRate<ContinuousClock.Instant>()
         rate.add(0, at: start)
         rate.add(1_000_000, at: start + .seconds(1))
         #expect(!rate.isStalled(at: start + .seconds(3)))

@@ -407,9 +407,9 @@ private func date(_ iso8601: String) -> Date {
 /// a reference to a declared entity is an undefined entity to libxml2.
 @Suite struct HostileInputTests {
     @Test func billionLaughsIsNotExpanded() throws {
-        let start = ContinuousClock.now
         let feed = try parse("billion-laughs.xml")
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // The reference is kept as written: nothing was expanded (checked by what is produced,
+        // not by how long it took).
         #expect(feed.episodes.map(\.title) == ["Safe item", "&lol9;"])
         #expect(feed.warnings == [FeedWarning(kind: .repaired, source: "billion-laughs.xml", line: 22)])
     }

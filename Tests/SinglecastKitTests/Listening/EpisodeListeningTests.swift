@@ -14,16 +14,16 @@ import TestSupport
         var events = listening.events.makeAsyncIterator()
         fixture.player.send(.started(position: 0, duration: 120))
         #expect(await events.next() == .started(position: 0, duration: 120, speed: 1))
-        fixture.clock.advance(by: .seconds(1))
+        await fixture.clock.advance(by: .seconds(1))
         fixture.player.send(.position(1))
         fixture.player.send(.resumed(1))
         #expect(await events.next() == .resumed(1), "the position after 1 s is neither saved nor reported")
         #expect(try await fixture.saved() == Playback())
-        fixture.clock.advance(by: .seconds(3))
+        await fixture.clock.advance(by: .seconds(3))
         fixture.player.send(.position(4))
         #expect(await events.next() == .position(4))
         #expect(try await fixture.saved() == Playback(position: 4))
-        fixture.clock.advance(by: .seconds(1))
+        await fixture.clock.advance(by: .seconds(1))
         fixture.player.send(.paused(5))
         #expect(await events.next() == .paused(5))
         #expect(await events.next() == .position(5))
@@ -113,7 +113,7 @@ private struct Fixture {
     let podcast: StoredPodcast
     let entry: EpisodeEntry
     let player = ScriptedPlayer()
-    let clock = ManualClock()
+    let clock = TestClock()
 
     static func make() async throws -> Fixture {
         let library = try Library.inMemory()
@@ -163,26 +163,4 @@ private final class ScriptedPlayer: Player, PlaybackSession {
     func setSpeed(_ speed: Double) async throws {}
     func currentPosition() async -> Double? { nil }
     func stop() async {}
-}
-
-/// A clock whose time moves only when the test says.
-private final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let current = Mutex(Instant(offset: .zero))
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .zero }
-
-    func advance(by duration: Duration) {
-        current.withLock { $0 = $0.advanced(by: duration) }
-    }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        while now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-    }
 }

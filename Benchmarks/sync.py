@@ -5,7 +5,8 @@ usage: Benchmarks/sync.py [--actions N] [--runs N] [--memory-actions N]
 
 A small gpodder.net API v2 server (login, devices, subscriptions, episode actions; any user with
 the password `bench`) runs in this process on 127.0.0.1, with a feed of N episodes. Then, in
-interleaved rounds:
+interleaved rounds (each singlecast round on a fresh copy of a library subscribed to the feed, so
+that every round applies or sends everything):
 
   receive: N episode actions waiting on the server (one per episode of the feed):
            mygpoclient's download_episode_actions(since=0)  vs  `singlecast sync` (which also
@@ -225,19 +226,23 @@ def main():
     mygpo_env = dict(os.environ, no_proxy="*")
 
     def library(name, played):
+        """A library subscribed to the feed (with every episode played, for sending): each round
+        syncs a fresh copy of it, so that every round does the same work."""
         home = os.path.join(work, name)
-        env = dict(os.environ, SINGLECAST_HOME=home, SINGLECAST_SYNC_PASSWORD=PASSWORD, no_proxy="*")
+        env = dict(os.environ, SINGLECAST_HOME=home, no_proxy="*")
         subprocess.run([SINGLECAST, "subscribe", base + "/feed.xml"], env=env, check=True, stdout=subprocess.DEVNULL)
         if played:
             subprocess.run([SINGLECAST, "episodes", "@1"], env=env, check=True, stdout=subprocess.DEVNULL)
             subprocess.run([SINGLECAST, "played", "--all"], env=env, check=True, stdout=subprocess.DEVNULL)
-        return env
+        return home
 
-    receive_env = library("receive", played=False)
-    send_env = library("send", played=True)
+    receive_library = library("receive", played=False)
+    send_library = library("send", played=True)
 
-    def singlecast_sync(env, user):
-        subprocess.run([SINGLECAST, "sync", "--forget"], env=env, check=True, stdout=subprocess.DEVNULL)
+    def singlecast_sync(template, user, round):
+        home = f"{template}-{round}"
+        shutil.copytree(template, home)
+        env = dict(os.environ, SINGLECAST_HOME=home, SINGLECAST_SYNC_PASSWORD=PASSWORD, no_proxy="*")
         return measure([SINGLECAST, "sync", "--server", base, "--user", user, "--device", "bench", "--api", "gpodder"], env=env)
 
     def requests(user, client, rounds=range(args.runs)):
@@ -253,13 +258,13 @@ def main():
     ])
     compare(f"receive {count} actions", args.runs, [
         ("mygpoclient download_episode_actions", lambda r: measure([PYTHON, script, base, "receiver", "download", str(count)], mygpo_env)),
-        ("singlecast sync (receive and apply)", lambda r: singlecast_sync(receive_env, "receiver")),
+        ("singlecast sync (receive and apply)", lambda r: singlecast_sync(receive_library, "receiver", r)),
     ])
     print(f"  (requests: mygpoclient {requests('receiver', 'mygpoclient'):.0f} a download, "
           f"singlecast {requests('receiver', 'singlecast'):.0f} a sync)")
     compare(f"send {count} actions", args.runs, [
         ("mygpoclient upload_episode_actions", lambda r: measure([PYTHON, script, base, f"mygpo{r}", "upload", str(count)], mygpo_env)),
-        ("singlecast sync (send, batches of 1,000)", lambda r: singlecast_sync(send_env, f"sender{r}")),
+        ("singlecast sync (send, batches of 1,000)", lambda r: singlecast_sync(send_library, f"sender{r}", r)),
     ])
     sent = sum(len(STORE.actions.get(f"sender{r}", [])) for r in range(args.runs))
     print(f"  (the server holds {sent} actions from singlecast's {args.runs} rounds; requests: mygpoclient "

@@ -64,6 +64,7 @@ enum EpisodeColumns {
     /// The columns that are the library's own bookkeeping rather than the feed's content.
     static let bookkeeping = [
         "id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted", "playPosition", "playedAt", "heardAt",
+        "playbackChangedAt",
     ]
 
     /// The columns every saved episode row gets, in binding order.

@@ -44,36 +44,48 @@ extension Library {
             position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// Changes an episode's playback, the one rule for it. With `recordsAction` false, the
-    /// change is one received from another device (see ``Library/applySync``): it is applied
-    /// without recording an episode action to send back, and nothing is read back.
+    /// Changes an episode's playback, the one rule for it, and stamps the episode with the
+    /// change's time. A change made here (`recordsAction`) always applies and records the
+    /// episode action to send. A change received from another device (`recordsAction` false,
+    /// see ``Library/applySync``) applies only when it is newer than the episode's last change,
+    /// here or received (so an action received twice applies once), and records nothing to send
+    /// back. Returns whether the episode changed.
+    @discardableResult
     static func changePlayback(
         episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool, db: Database
-    ) throws {
+    ) throws -> Bool {
         let now = date.timeIntervalSince1970
+        let isNewer = "(? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)"
         var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
         case .position(let position, let started, let total, let keepsPlayed):
             try db.cachedStatement(
                 sql: """
-                    UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END
-                    WHERE id = ?
+                    UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END,
+                      playbackChangedAt = ?
+                    WHERE id = ? AND \(isNewer)
                     """
-            ).execute(arguments: [position, now, keepsPlayed, episodeID])
+            ).execute(arguments: [position, now, keepsPlayed, now, episodeID, recordsAction, now])
             action = (.play, started, position, total)
         case .played(let total):
             try db.cachedStatement(
                 sql: """
-                    UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0 WHERE id = ?
+                    UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0, playbackChangedAt = ?
+                    WHERE id = ? AND \(isNewer)
                     """
-            ).execute(arguments: [now, now, episodeID])
+            ).execute(arguments: [now, now, now, episodeID, recordsAction, now])
             // As AntennaPod records it: a play whose position is the episode's end.
             action = (.play, total == nil ? nil : 0, total, total)
         case .unplayed:
-            try db.cachedStatement(sql: "UPDATE episode SET playPosition = NULL, playedAt = NULL WHERE id = ?")
-                .execute(arguments: [episodeID])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE episode SET playPosition = NULL, playedAt = NULL, playbackChangedAt = ?
+                    WHERE id = ? AND \(isNewer)
+                    """
+            ).execute(arguments: [now, episodeID, recordsAction, now])
             action = (.new, nil, nil, nil)
         }
+        guard db.changesCount > 0 else { return false }
         if recordsAction {
             try db.cachedStatement(
                 sql: """
@@ -88,6 +100,7 @@ extension Library {
                     action.total.map(Self.wholeSeconds), episodeID,
                 ])
         }
+        return true
     }
 
     private static func wholeSeconds(_ seconds: Double) -> Int {

@@ -249,6 +249,27 @@ extension Library {
                 index: "syncEpisodeAction_on_waiting", on: "syncEpisodeAction", columns: ["podcastURL"],
                 condition: Column("waiting") == true)
         }
+        migrator.registerMigration("v7-playback-stamps") { db in
+            // When an episode's playback last changed, here or on another device (seconds since
+            // 1970, UTC): what decides whether an episode action received later is newer. It
+            // replaces keeping every received `play` and `new`: those are kept now only while
+            // they wait for their episode.
+            try db.alter(table: "episode") { t in
+                t.add(column: "playbackChangedAt", .double)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE episode SET playbackChangedAt = (
+                      SELECT MAX(timestamp) FROM (
+                        SELECT timestamp FROM episodeAction
+                        WHERE episodeURL = episode.enclosureURL AND action IN ('play', 'new')
+                        UNION ALL
+                        SELECT timestamp FROM syncEpisodeAction
+                        WHERE episodeURL = episode.enclosureURL AND action IN ('play', 'new') AND NOT waiting))
+                    WHERE enclosureURL IS NOT NULL;
+                    DELETE FROM syncEpisodeAction WHERE action IN ('play', 'new') AND NOT waiting;
+                    """)
+        }
         return migrator
     }
 }

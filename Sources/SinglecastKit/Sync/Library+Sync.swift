@@ -240,7 +240,7 @@ extension Library {
     /// sync keeps the local change, which is sent instead.
     ///
     /// Episode actions: for each episode the newest `play` or `new` wins, compared with the
-    /// newest of this device's and of those received before; an equal or older one changes
+    /// episode's last playback change, here or received; an equal or older one changes
     /// nothing (an action received twice is applied once). A `play` sets the saved position,
     /// or marks the episode played when it stops at the end (``ListeningRules/isFinished(position:duration:)``);
     /// `new` marks it unplayed. `download` and `delete` are kept, not acted on. An action
@@ -318,15 +318,6 @@ extension Library {
             try keep.execute(arguments: [action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp])
         }
         guard !newest.isEmpty else { return }
-        // The newest of this device's own plays and unplayed marks, for the episodes concerned.
-        var local: [String: Double] = [:]
-        let localRows = try Row.fetchCursor(
-            db,
-            sql: "SELECT episodeURL, MAX(timestamp) FROM episodeAction WHERE action IN ('play', 'new') GROUP BY episodeURL")
-        while let row = try localRows.next() {
-            let url: String = row[0]
-            if newest[url] != nil { local[url] = row[1] }
-        }
         // The episodes, by media URL, and by feed and guid for an episode whose media URL changed.
         var byURL: [String: Int64] = [:]
         var byGUID: [String: Int64] = [:]
@@ -344,67 +335,50 @@ extension Library {
                 if wantedGUIDs.contains(key) { byGUID[key] = row[0] }
             }
         }
-        // The newest received before, and the episodes with an action waiting, in one read each.
-        var received: [String: Double] = [:]
-        var waitingURLs: Set<String> = []
-        let receivedRows = try Row.fetchCursor(
-            db, sql: "SELECT episodeURL, timestamp, waiting FROM syncEpisodeAction WHERE action IN ('play', 'new')")
-        while let row = try receivedRows.next() {
+        // The newest action already waiting for each episode the library does not know yet.
+        var waiting: [String: Double] = [:]
+        let waitingRows = try Row.fetchCursor(
+            db, sql: "SELECT episodeURL, MAX(timestamp) FROM syncEpisodeAction WHERE waiting GROUP BY episodeURL")
+        while let row = try waitingRows.next() {
             let url: String = row[0]
-            guard newest[url] != nil else { continue }
-            received[url] = max(received[url] ?? -.infinity, row[1])
-            if row[2] { waitingURLs.insert(url) }
+            if newest[url] != nil { waiting[url] = row[1] }
         }
-        let statements = try StoreStatements(db)
-        for action in newest.values.sorted(by: { $0.timestamp < $1.timestamp }) {
-            let known = max(local[action.episodeURL] ?? -.infinity, received[action.episodeURL] ?? -.infinity)
-            guard action.timestamp > known else { continue }
-            let episodeID = byURL[action.episodeURL] ?? action.guid.flatMap { byGUID[action.podcastURL + "\n" + $0] }
-            try store(action, waiting: episodeID == nil, replacesWaiting: waitingURLs.contains(action.episodeURL), statements)
-            if let episodeID {
-                try apply(action, episodeID: episodeID, db: db)
-                applied.applied += 1
-            } else {
+        // A known episode takes the action when it is newer than its last change (the rule is
+        // ``changePlayback(episodeID:_:at:recordsAction:db:)``'s); an unknown one keeps it.
+        for action in newest.values {
+            if let episodeID = byURL[action.episodeURL] ?? action.guid.flatMap({ byGUID[action.podcastURL + "\n" + $0] }) {
+                if try apply(action, episodeID: episodeID, db: db) { applied.applied += 1 }
+            } else if action.timestamp > waiting[action.episodeURL] ?? -.infinity {
+                try keepWaiting(action, replacing: waiting[action.episodeURL] != nil, db: db)
                 applied.waiting += 1
             }
         }
     }
 
-    /// The statements ``store(_:waiting:replacesWaiting:_:)`` runs, prepared once for all the
-    /// actions of an answer.
-    private struct StoreStatements {
-        var unwait: Statement
-        var keep: Statement
-
-        init(_ db: Database) throws {
-            unwait = try db.cachedStatement(sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND waiting")
-            keep = try db.cachedStatement(
-                sql: """
-                    INSERT OR REPLACE INTO syncEpisodeAction
-                      (episodeURL, action, podcastURL, guid, timestamp, started, position, total, waiting)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+    /// Keeps a received `play` or `new` for an episode the library does not know yet, in place
+    /// of an older one waiting for it.
+    private static func keepWaiting(_ action: SyncWire.ReceivedAction, replacing: Bool, db: Database) throws {
+        if replacing {
+            try db.cachedStatement(sql: "DELETE FROM syncEpisodeAction WHERE episodeURL = ? AND waiting")
+                .execute(arguments: [action.episodeURL])
         }
-    }
-
-    /// Keeps a received `play` or `new` as the episode's newest; another kind waiting for the
-    /// same episode no longer waits.
-    private static func store(
-        _ action: SyncWire.ReceivedAction, waiting: Bool, replacesWaiting: Bool, _ statements: StoreStatements
-    ) throws {
-        if replacesWaiting {
-            try statements.unwait.execute(arguments: [action.episodeURL])
-        }
-        try statements.keep.execute(
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO syncEpisodeAction
+                  (episodeURL, action, podcastURL, guid, timestamp, started, position, total, waiting)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                """
+        ).execute(
             arguments: [
                 action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp, action.started,
-                action.position, action.total, waiting,
+                action.position, action.total,
             ])
     }
 
     /// Changes an episode's playback as a received action says, through the library's one
-    /// rule for playback changes, without recording an action to send back.
-    private static func apply(_ action: SyncWire.ReceivedAction, episodeID: Int64, db: Database) throws {
+    /// rule for playback changes, without recording an action to send back; returns whether
+    /// the episode changed (not when its last change is as new or newer).
+    private static func apply(_ action: SyncWire.ReceivedAction, episodeID: Int64, db: Database) throws -> Bool {
         let date = Date(timeIntervalSince1970: action.timestamp)
         let change: PlaybackChange
         switch action.kind {
@@ -419,9 +393,9 @@ extension Library {
         case .new:
             change = .unplayed
         case .download, .delete:
-            return
+            return false
         }
-        try changePlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
+        return try changePlayback(episodeID: episodeID, change, at: date, recordsAction: false, db: db)
     }
 
     /// Applies the received actions that wait for episodes of this podcast which a feed save
@@ -447,7 +421,7 @@ extension Library {
                 timestamp: row["timestamp"], started: row["started"], position: row["position"], total: row["total"])
             try apply(action, episodeID: row["episodeId"], db: db)
             try db.execute(
-                sql: "UPDATE syncEpisodeAction SET waiting = 0 WHERE episodeURL = ? AND action = ?",
+                sql: "DELETE FROM syncEpisodeAction WHERE episodeURL = ? AND action = ?",
                 arguments: [action.episodeURL, action.kind.rawValue])
         }
     }

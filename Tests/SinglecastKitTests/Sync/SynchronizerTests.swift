@@ -174,6 +174,28 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func aNewerActionForAnUnknownEpisodeTakesTheWaitingOnesPlace() async throws {
+        let world = try await World.start()
+        world.server.uploadActions(user: "alice", [Self.play(5, position: 777, at: "2023-11-14T22:00:00")])
+        #expect(try await world.sync().actionsWaiting == 1)
+        // Marked unplayed on the phone later; an older play comes too: only the newest waits.
+        world.server.uploadActions(
+            user: "alice",
+            [
+                ["podcast": Self.feedURL, "episode": Self.episodeURL(5), "action": "new", "timestamp": "2023-11-15T08:00:00"],
+                Self.play(5, position: 500, at: "2023-11-14T21:00:00"),
+            ])
+        #expect(try await world.sync().actionsWaiting == 1)
+        #expect(try await world.library.waitingSyncActionCount() == 1)
+        try await world.library.saveFeed(Self.feed(6), feedKey: Self.feedURL)
+        let entries = try await world.library.episodes(podcastID: world.podcastID)
+        #expect(entries.first { $0.episode.enclosure?.url == Self.episodeURL(5) }?.playback == Playback())
+        #expect(try await world.library.waitingSyncActionCount() == 0)
+        // Applied once: the play the server sends again (since is inclusive) is older than the mark.
+        #expect(try await world.sync().actionsApplied == 0)
+        try await world.stop()
+    }
+
     @Test func subscriptionsGoBothWaysAndURLRewritesAreApplied() async throws {
         let world = try await World.start()
         _ = try await world.sync()

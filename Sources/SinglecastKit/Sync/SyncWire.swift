@@ -401,10 +401,19 @@ enum SyncWire {
     /// Whether a URL may be sent to the server: http or https, without user info (a feed
     /// read from a file, or one with a password in its URL, stays on this machine).
     static func isShareable(_ url: String) -> Bool {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false,
-            components.user == nil, components.password == nil
-        else { return false }
-        return true
+        // Read byte by byte: it is asked of every action sent (URLComponents took an eighth of
+        // the time of sending 10,000).
+        let bytes = url.utf8
+        let schemeLength: Int
+        if bytes.starts(with: "https://".utf8, by: { $0 | 0x20 == $1 | 0x20 }) {
+            schemeLength = 8
+        } else if bytes.starts(with: "http://".utf8, by: { $0 | 0x20 == $1 | 0x20 }) {
+            schemeLength = 7
+        } else {
+            return false
+        }
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return false }
+        let authority = bytes.dropFirst(schemeLength).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        return authority.first.map { $0 != UInt8(ascii: ":") } == true && !authority.contains(UInt8(ascii: "@"))
     }
 }

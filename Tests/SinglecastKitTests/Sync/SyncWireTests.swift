@@ -137,6 +137,9 @@ import Testing
     @Test(arguments: [
         ("https://a.example/feed.xml", true), ("http://a.example/", true), ("file:///home/me/feed.xml", false),
         ("https://user:secret@a.example/feed", false), ("feed.xml", false), ("ftp://a.example/feed", false),
+        ("HTTPS://A.example/Feed", true), ("https://a.example:8443/f?user=x@y", true), ("https://@a.example/", false),
+        ("https:///feed.xml", false), ("https://:80/feed", false), ("https://a.example/a b.mp3", false),
+        ("httpx://a.example/", false), ("http:/a.example/", false),
     ])
     func sharesOnlyPublicHTTPURLs(url: String, shareable: Bool) {
         #expect(SyncWire.isShareable(url) == shareable)

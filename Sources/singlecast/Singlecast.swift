@@ -4,6 +4,7 @@ import SinglecastKit
 @main
 struct Singlecast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "singlecast",
         abstract: "A podcast client: search shows, subscribe, list their episodes, download them, listen.",
         discussion: """
             Files live in $SINGLECAST_HOME (default $XDG_DATA_HOME/singlecast, else \

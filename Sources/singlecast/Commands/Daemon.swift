@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Daemon: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "daemon",
             abstract: "Run the background download daemon in the foreground (for systemd or a terminal).",
             discussion: """
                 `singlecast download --background` starts one on demand when none runs. \

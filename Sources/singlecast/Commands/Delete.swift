@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete episodes' downloaded files; updates never fetch them again.",
             discussion: """
                 `singlecast download N` by number still can. With --played, the files of the played \

@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download episodes of the current podcast (or the new ones) into the Episodes folder.",
             discussion: """
                 Episodes are numbered as `singlecast episodes` lists them; with --new, as \

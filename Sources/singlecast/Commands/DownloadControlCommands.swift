@@ -100,21 +100,21 @@ extension Sequence {
 
 extension Singlecast {
     struct Pause: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause downloads, keeping what has arrived.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause downloads, keeping what has arrived.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var selection: DownloadSelection
         func run() async throws { try await selection.send(.pause, global: global) }
     }
 
     struct Resume: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume paused or interrupted downloads in the background.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume paused or interrupted downloads in the background.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var selection: DownloadSelection
         func run() async throws { try await selection.send(.resume, global: global) }
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel downloads and remove their partial files.")
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel downloads and remove their partial files.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var selection: DownloadSelection
         func run() async throws { try await selection.send(.cancel, global: global) }

@@ -6,6 +6,7 @@ import Synchronization
 extension Singlecast {
     struct Downloads: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "downloads",
             abstract: "List every download in the progress buffer, with its state and progress."
         )
 

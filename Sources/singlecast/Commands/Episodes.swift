@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Episodes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "episodes",
             abstract: "List the episodes of a podcast, and make it the current one.",
             discussion: """
                 FEED is a result number of the last search (2), a feed URL, or a local feed file; \

@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Subscribe to every feed of an OPML file, then update them all.",
             discussion: """
                 Entries that cannot be used (duplicates, relative or non-http URLs, outlines \
@@ -41,7 +42,7 @@ extension Singlecast {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write the subscriptions as OPML 2.0 (to standard output without FILE).")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the subscriptions as OPML 2.0 (to standard output without FILE).")
 
         @OptionGroup var global: GlobalOptions
 

@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct New: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "List the new episodes of every subscription, newest first.",
             discussion: "`singlecast download --new [N…]` downloads them; `singlecast mark-old` clears them.")
 

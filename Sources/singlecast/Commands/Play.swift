@@ -6,6 +6,7 @@ import Synchronization
 extension Singlecast {
     struct Play: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Listen to an episode with mpv, from where you stopped.",
             discussion: """
                 N numbers episodes as `singlecast episodes` lists them (with --new, as `singlecast new` \

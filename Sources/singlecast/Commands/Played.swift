@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Played: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "played",
             abstract: "Mark episodes played: their saved positions are cleared and they leave `new`.",
             discussion: "Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` does.")
 
@@ -36,6 +37,7 @@ extension Singlecast {
 
     struct Unplayed: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unplayed",
             abstract: "Mark episodes unplayed, without a saved position.",
             discussion: "Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` does.")
 

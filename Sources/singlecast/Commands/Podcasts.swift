@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Podcasts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "podcasts",
             abstract: "List the subscriptions, numbered (@N in other commands).")
 
         @OptionGroup var global: GlobalOptions

@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search the iTunes podcast directory.",
             discussion: "The results are remembered: `singlecast episodes 2` opens result 2."
         )

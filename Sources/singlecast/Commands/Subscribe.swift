@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Subscribe: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "subscribe",
             abstract: "Subscribe to podcasts (or change a subscription's settings).",
             discussion: """
                 FEED is what `episodes` takes: a search result number, a feed URL or a file. \
@@ -71,6 +72,7 @@ extension Singlecast {
 
     struct Unsubscribe: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unsubscribe",
             abstract: "End subscriptions; downloaded files stay unless --delete-files.",
             discussion: "PODCAST is @N (its number in `singlecast podcasts`), its feed URL, or a part of its title."
         )

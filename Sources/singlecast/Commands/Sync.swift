@@ -5,6 +5,7 @@ import SinglecastKit
 extension Singlecast {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Sync subscriptions and listening progress with a gpodder-API server (gpodder.net, Nextcloud GPodder Sync, oPodSync).",
             discussion: """
                 The first run needs --server and --user; they are remembered, with the device id and the \

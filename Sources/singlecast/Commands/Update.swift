@@ -6,6 +6,7 @@ import Synchronization
 extension Singlecast {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Refresh subscriptions and show how many episodes are new.",
             discussion: """
                 Feeds are fetched concurrently (8 connections, 2 per host) with conditional \

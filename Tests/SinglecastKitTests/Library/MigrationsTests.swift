@@ -1,0 +1,43 @@
+import GRDB
+import Testing
+
+@testable import SinglecastKit
+
+/// Libraries written by earlier versions keep what they knew when the schema moves on.
+@Suite struct MigrationsTests {
+    /// Before `v7-playback-stamps`, the newest change of an episode's playback was found among
+    /// this device's actions and every received `play` and `new`; after it, the episode carries
+    /// it, and only the received actions still waiting for their episodes are kept.
+    @Test func playbackStampsComeFromTheActionsKeptBefore() throws {
+        let database = try DatabaseQueue()
+        try Library.migrator.migrate(database, upTo: "v6-sync")
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO podcast (id, feedKey, title) VALUES (1, 'https://a.example/feed', 'Show');
+                    INSERT INTO episode (id, podcastId, identity, title, enclosureURL) VALUES
+                      (1, 1, 'e1', 'Heard here', 'https://a.example/1.mp3'),
+                      (2, 1, 'e2', 'Heard on the phone', 'https://a.example/2.mp3'),
+                      (3, 1, 'e3', 'Heard on both', 'https://a.example/3.mp3'),
+                      (4, 1, 'e4', 'Only downloaded', 'https://a.example/4.mp3');
+                    INSERT INTO episodeAction (podcastURL, episodeURL, action, timestamp, position) VALUES
+                      ('https://a.example/feed', 'https://a.example/1.mp3', 'play', 100, 60),
+                      ('https://a.example/feed', 'https://a.example/3.mp3', 'new', 500, NULL),
+                      ('https://a.example/feed', 'https://a.example/4.mp3', 'download', 900, NULL);
+                    INSERT INTO syncEpisodeAction (episodeURL, action, podcastURL, timestamp, position, waiting) VALUES
+                      ('https://a.example/2.mp3', 'play', 'https://a.example/feed', 200, 120, 0),
+                      ('https://a.example/3.mp3', 'play', 'https://a.example/feed', 300, 30, 0),
+                      ('https://a.example/9.mp3', 'play', 'https://a.example/feed', 400, 90, 1),
+                      ('https://a.example/4.mp3', 'delete', 'https://a.example/feed', 950, NULL, 0);
+                    """)
+        }
+        try Library.migrator.migrate(database)
+        try database.read { db in
+            let stamps = try Row.fetchAll(db, sql: "SELECT id, playbackChangedAt FROM episode ORDER BY id")
+                .map { [$0["id"] as Int64: $0["playbackChangedAt"] as Double?] }
+            #expect(stamps == [[1: 100], [2: 200], [3: 500], [4: nil]])
+            let kept = try String.fetchAll(db, sql: "SELECT action || ' ' || episodeURL FROM syncEpisodeAction ORDER BY timestamp")
+            #expect(kept == ["play https://a.example/9.mp3", "delete https://a.example/4.mp3"])
+        }
+    }
+}

@@ -419,7 +419,7 @@ extension Library {
             let action = SyncWire.ReceivedAction(
                 podcastURL: row["podcastURL"], episodeURL: row["episodeURL"], guid: row["guid"], kind: kind,
                 timestamp: row["timestamp"], started: row["started"], position: row["position"], total: row["total"])
-            try apply(action, episodeID: row["episodeId"], db: db)
+            _ = try apply(action, episodeID: row["episodeId"], db: db)
             try db.execute(
                 sql: "DELETE FROM syncEpisodeAction WHERE episodeURL = ? AND action = ?",
                 arguments: [action.episodeURL, action.kind.rawValue])

@@ -45,6 +45,8 @@ let package = Package(
                 "SinglecastKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The reason phrases of HTTP statuses, for the words of HTTP failures.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -75,6 +77,11 @@ let package = Package(
         .testTarget(
             name: "SinglecastCLITests",
             dependencies: ["singlecast", "TestSupport"]
+        ),
+        // The executable's own code (its words), tested without running it.
+        .testTarget(
+            name: "singlecastTests",
+            dependencies: ["singlecast"]
         ),
     ],
     swiftLanguageModes: [.v6]

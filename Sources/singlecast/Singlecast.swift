@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SinglecastKit
 
 @main
@@ -21,4 +22,25 @@ struct Singlecast: AsyncParsableCommand {
             Import.self, Export.self, Sync.self,
         ]
     )
+
+    /// Runs the command the arguments name; a library failure it ends with is printed in
+    /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: Words.error(error).map(CommandFailure.init) ?? error)
+        }
+    }
+}
+
+/// A failure while running, in Singlecast's words.
+struct CommandFailure: LocalizedError {
+    var message: String
+    var errorDescription: String? { message }
 }

@@ -129,17 +129,14 @@ import TestSupport
         let silent = try #require(UnixSocket.connect(socket))
         let garbage = UnixSocket.exchange(socket, Data("not json at all\n".utf8))
         #expect(garbage?.contains(#""ok":false"#) == true)
-        #expect(garbage?.contains("malformed message") == true)
-        // Beside the words, the failure as a value.
+        // The failure as a value, without words (the client words it).
         #expect(garbage?.contains(#""failure":{"kind":"malformed-message"}"#) == true)
+        #expect(garbage?.contains(#""error""#) == false)
         let future = UnixSocket.exchange(socket, Data(#"{"version":99,"command":"status"}"#.utf8 + [0x0A]))
-        #expect(future?.contains("unsupported protocol version 99") == true)
         #expect(future?.contains(#""failure":{"kind":"unsupported-version","number":99}"#) == true)
         let unknown = UnixSocket.exchange(socket, Data(#"{"version":1,"command":"explode"}"#.utf8 + [0x0A]))
-        #expect(unknown?.contains("malformed request") == true)
         #expect(unknown?.contains(#""failure":{"detail":"#) == true && unknown?.contains(#""kind":"malformed-request"}"#) == true)
         let huge = UnixSocket.exchange(socket, Data(repeating: 0x61, count: 2_000_000))
-        #expect(huge?.contains("longer than") == true)
         #expect(huge?.contains(#""kind":"message-too-long""#) == true)
 
         let status = try await show.cli.run(["downloads"])

@@ -189,6 +189,38 @@ import TestSupport
         try await show.stop()
     }
 
+    /// `episodes --json` and `new --json` carry a failed download's `error` (and `message`) as
+    /// `downloads --json` has them.
+    @Test func aFailedDownloadCarriesItsErrorInEveryListing() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
+        show.server.remove(path: "/media/three.mp3")
+        let failed = try await show.cli.run(["download", "--new"])
+        #expect(failed.status == 1)
+
+        func json(_ arguments: [String]) async throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(try await show.cli.run(arguments).stdout.utf8))
+        }
+        let downloads = try #require(try await json(["downloads", "--json"]) as? [[String: Any]])
+        let expected = try #require(downloads.first?["error"] as? [String: Any])
+        #expect(expected["kind"] as? String == "http-status")
+        #expect(expected["status"] as? Int == 404)
+        let message = try #require(downloads.first?["message"] as? String)
+        #expect(message.hasPrefix(show.server.url("/media/three.mp3").absoluteString) && message.hasSuffix(" answered HTTP 404 Not Found"))
+
+        let listing = try #require(try await json(["episodes", "@1", "--json"]) as? [String: Any])
+        let episode = try #require((listing["episodes"] as? [[String: Any]])?.first)
+        #expect(episode["state"] as? String == "error")
+        #expect((episode["error"] as? NSDictionary) == expected as NSDictionary)
+        #expect(episode["message"] as? String == message)
+        #expect((listing["episodes"] as? [[String: Any]])?.last?["error"] is NSNull)
+
+        let new = try #require(try await json(["new", "--json"]) as? [[String: Any]])
+        #expect((new.first?["error"] as? NSDictionary) == expected as NSDictionary)
+        #expect(new.first?["message"] as? String == message)
+        try await show.stop()
+    }
+
     @Test func failuresLeaveNothingAtTheFinalPath() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)

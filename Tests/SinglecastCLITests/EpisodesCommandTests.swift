@@ -33,9 +33,10 @@ import TestSupport
         let first = episodes[0]
         #expect(
             Set(first.keys) == [
-                "number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file", "position",
-                "played", "playedAt", "transcripts", "chapters", "extras",
+                "number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file", "message",
+                "error", "position", "played", "playedAt", "transcripts", "chapters", "extras",
             ])
+        #expect(first["error"] is NSNull && first["message"] is NSNull)
         #expect(first["position"] is NSNull)
         #expect(first["played"] as? Bool == false)
         #expect(first["playedAt"] is NSNull)

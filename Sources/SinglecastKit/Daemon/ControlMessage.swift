@@ -56,10 +56,10 @@ public struct ControlReply: Codable, Equatable, Sendable {
     public var version: Int
     /// Whether the request was carried out.
     public var ok: Bool
-    /// Why not, when ``ok`` is false, in words (for readers that predate ``failure``).
+    /// Why not, in words, from a daemon that predates ``failure`` (this one sends the value only).
     public var error: String?
     /// Why not, when ``ok`` is false, as a value: a kind and its details (added to v1 as an
-    /// optional field older readers ignore).
+    /// optional field older readers ignore); the executable words it.
     public var failure: ControlFailure?
     /// Every download, for `status`.
     public var downloads: [WireDownload]?
@@ -69,26 +69,25 @@ public struct ControlReply: Codable, Equatable, Sendable {
     public var outcomes: [WireOutcome]?
 
     public init(
-        ok: Bool, error: String? = nil, downloads: [WireDownload]? = nil, claims: [WireClaim]? = nil,
-        outcomes: [WireOutcome]? = nil
+        ok: Bool, downloads: [WireDownload]? = nil, claims: [WireClaim]? = nil, outcomes: [WireOutcome]? = nil
     ) {
         self.version = ControlRequest.currentVersion
         self.ok = ok
-        self.error = error
         self.downloads = downloads
         self.claims = claims
         self.outcomes = outcomes
     }
 
     static func failure(_ failure: ControlFailure) -> ControlReply {
-        var reply = ControlReply(ok: false, error: failure.description)
+        var reply = ControlReply(ok: false)
         reply.failure = failure
         return reply
     }
 }
 
-/// Why the daemon did not carry out a request, as a value: a `kind` and its details.
-public struct ControlFailure: Codable, Hashable, Sendable, CustomStringConvertible {
+/// Why the daemon did not carry out a request, as a value: a `kind` and its details (the
+/// executable words it).
+public struct ControlFailure: Codable, Hashable, Sendable {
     /// `malformed-message`, `message-too-long`, `unsupported-version`, `malformed-request`,
     /// `starting`, `jobs-out-of-range` or `failed` (carrying it out failed); a reader keeps a
     /// kind it does not know as it is.
@@ -112,20 +111,6 @@ public struct ControlFailure: Codable, Hashable, Sendable, CustomStringConvertib
     static let starting = ControlFailure(kind: "starting")
     static func jobsOutOfRange(_ jobs: Int) -> ControlFailure { ControlFailure(kind: "jobs-out-of-range", number: jobs) }
     static func failed(_ detail: String) -> ControlFailure { ControlFailure(kind: "failed", detail: detail) }
-
-    /// The words of protocol v1's `error`, which clients print as they are.
-    public var description: String {
-        switch kind {
-        case "malformed-message": "malformed message: expected one line of JSON with a \"version\""
-        case "message-too-long": "message longer than \(number ?? 0) bytes"
-        case "unsupported-version":
-            "unsupported protocol version \(number ?? 0) (this daemon speaks \(ControlRequest.currentVersion))"
-        case "malformed-request": "malformed request: \(detail ?? "")"
-        case "starting": "the daemon is starting"
-        case "jobs-out-of-range": "jobs must be between 1 and 32, not \(number ?? 0)"
-        default: detail ?? kind
-        }
-    }
 }
 
 /// A ``Download`` as protocol v1 writes it.
@@ -138,7 +123,7 @@ public struct WireDownload: Codable, Equatable, Sendable {
     var file: String
     var podcastTitle: String
     var episodeTitle: String
-    /// The failure's sentence, for readers that predate ``failure``.
+    /// The failure in words, from a daemon that predates ``failure`` (this one sends the value only).
     var message: String?
     var mediaType: String?
     var bytesPerSecond: Double?
@@ -163,7 +148,6 @@ public struct WireDownload: Codable, Equatable, Sendable {
         file = download.file
         podcastTitle = download.podcastTitle
         episodeTitle = download.episodeTitle
-        message = download.failure?.errorDescription
         failure = download.failure
         mediaType = download.mediaType
         bytesPerSecond = download.bytesPerSecond

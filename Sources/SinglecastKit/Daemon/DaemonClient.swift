@@ -23,10 +23,10 @@ public struct DaemonClient: Sendable {
         do {
             reply = try ControlCoding.decoder.decode(ControlReply.self, from: line)
         } catch {
-            throw DaemonError.socket(path: paths.socket, detail: "unreadable reply")
+            throw DaemonError.socket(path: paths.socket, problem: .unreadableReply)
         }
         guard reply.ok else {
-            throw DaemonError.refused(reply.failure ?? ControlFailure.failed(reply.error ?? "no reason given"))
+            throw DaemonError.refused(reply.failure ?? ControlFailure(kind: "failed", detail: reply.error))
         }
         return reply
     }
@@ -66,7 +66,7 @@ public struct DaemonClient: Sendable {
                     }
                 }
         } catch {
-            throw DaemonError.socket(path: paths.socket, detail: "no daemon is listening (\(error))")
+            throw DaemonError.socket(path: paths.socket, problem: .notListening("\(error)"))
         }
     }
 
@@ -92,11 +92,11 @@ public struct DaemonClient: Sendable {
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
-                    throw DaemonError.socket(path: socket, detail: "no reply within \(timeout)")
+                    throw DaemonError.socket(path: socket, problem: .noReply(within: timeout))
                 }
                 defer { group.cancelAll() }
                 guard let reply = try await group.next()! else {
-                    throw DaemonError.socket(path: socket, detail: "the daemon closed the connection")
+                    throw DaemonError.socket(path: socket, problem: .closed)
                 }
                 return reply
             }
@@ -134,7 +134,7 @@ public struct DaemonClient: Sendable {
         var processID: pid_t = 0
         let status = posix_spawn(&processID, executable, &actions, &attributes, &argv, environ)
         guard status == 0 else {
-            throw DaemonError.socket(path: paths.socket, detail: "cannot start \(executable): \(String(cString: strerror(status)))")
+            throw DaemonError.socket(path: paths.socket, problem: .cannotStart(executable: executable, errno: status))
         }
     }
 

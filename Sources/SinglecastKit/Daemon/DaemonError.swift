@@ -1,27 +1,31 @@
 import Foundation
 
-/// A failure to start, reach or use the download daemon.
-public enum DaemonError: LocalizedError, Equatable, Sendable {
+/// A failure to start, reach or use the download daemon, as a value (the executable words it).
+public enum DaemonError: Error, Equatable, Sendable {
     /// Another daemon holds the library's lock.
     case alreadyRunning(library: String, processID: Int32?)
-    /// The control socket could not be created or reached.
-    case socket(path: String, detail: String)
+    /// The control socket (or the lock beside it) could not be created or reached, and why.
+    case socket(path: String, problem: SocketProblem)
     /// The daemon was started but did not answer in time; its log may say why.
     case didNotStart(log: String)
     /// The daemon refused the request, and why.
     case refused(ControlFailure)
 
-    public var errorDescription: String? {
-        switch self {
-        case .alreadyRunning(let library, let processID):
-            let who = processID.map { " (process \($0))" } ?? ""
-            return "a download daemon is already running for \(library)\(who)"
-        case .socket(let path, let detail):
-            return "control socket \(path): \(detail)"
-        case .didNotStart(let log):
-            return "the download daemon did not start; see \(log)"
-        case .refused(let failure):
-            return "the download daemon refused: \(failure)"
-        }
+    /// Why the control socket could not be used.
+    public enum SocketProblem: Equatable, Sendable {
+        /// A system call on it failed with this `errno`.
+        case system(errno: Int32)
+        /// No daemon accepted the connection; the connection's error, described.
+        case notListening(String)
+        /// No reply came within this time.
+        case noReply(within: Duration)
+        /// The daemon closed the connection without a reply.
+        case closed
+        /// The reply is not the protocol's JSON.
+        case unreadableReply
+        /// The daemon to answer on it could not be started (`posix_spawn`'s error).
+        case cannotStart(executable: String, errno: Int32)
+        /// Listening on it failed; the error, described.
+        case cannotListen(String)
     }
 }

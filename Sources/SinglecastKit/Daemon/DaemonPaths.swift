@@ -40,7 +40,7 @@ final class DaemonLock: Sendable {
         try FileManager.default.createDirectory(at: paths.libraryDirectory, withIntermediateDirectories: true)
         let descriptor = open(paths.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw DaemonError.socket(path: paths.lock, detail: String(cString: strerror(errno)))
+            throw DaemonError.socket(path: paths.lock, problem: .system(errno: errno))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let owner = (try? String(contentsOfFile: paths.lock, encoding: .utf8))

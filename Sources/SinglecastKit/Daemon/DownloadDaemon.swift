@@ -172,7 +172,7 @@ public actor DownloadDaemon {
             chmod(path, 0o600)
             return server
         } catch {
-            throw DaemonError.socket(path: path, detail: "\(error)")
+            throw DaemonError.socket(path: path, problem: .cannotListen("\(error)"))
         }
     }
 
@@ -248,7 +248,7 @@ public actor DownloadDaemon {
         do {
             return try await carryOut(request)
         } catch {
-            return .failure(.failed((error as? any LocalizedError)?.errorDescription ?? "\(error)"))
+            return .failure(.failed(describing(error)))
         }
     }
 
@@ -279,7 +279,7 @@ public actor DownloadDaemon {
         case .queued(let download): log("queued #\(download.id): \(download.episodeTitle)")
         case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
         case .completed(let download): log("completed #\(download.id): \(download.file)")
-        case .failed(let download): log("failed #\(download.id): \(download.failure?.errorDescription ?? "")")
+        case .failed(let download): log("failed #\(download.id): \(download.failure?.description ?? "")")
         case .retrying(let download):
             let at = download.nextTryAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
             log("retrying #\(download.id) at \(at): \(download.retryReason?.rawValue ?? "")")
@@ -289,7 +289,7 @@ public actor DownloadDaemon {
         case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
         case .extras(let download, let files):
             for file in files {
-                log(file.failure.map { "extra not saved #\(download.id): \($0.errorDescription ?? $0.kind)" } ?? "extra saved #\(download.id): \(file.file)")
+                log(file.failure.map { "extra not saved #\(download.id): \($0)" } ?? "extra saved #\(download.id): \(file.file)")
             }
         case .progress: break
         }

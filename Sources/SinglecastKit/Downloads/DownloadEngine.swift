@@ -293,7 +293,7 @@ public actor DownloadEngine {
         case .failure(let error):
             let failure = error as? DownloadError
                 ?? DownloadError.stored(
-                    .unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)"), url: download.enclosureURL)
+                    .unexpected(describing(error)), url: download.enclosureURL)
             if let failed = try? await buffer.recordFailed(id: id, failure: failure) {
                 emit(.failed(failed))
             }

@@ -79,3 +79,8 @@ extension DownloadError: Codable {
         gaveUpAfter = try container.decodeIfPresent(Int64.self, forKey: .gaveUpAfterSeconds).map { .seconds($0) }
     }
 }
+
+extension DownloadError: CustomStringConvertible {
+    /// The failure as JSON, for logs (the executable words it for people).
+    public var description: String { failureJSON(self) }
+}

@@ -1,10 +1,11 @@
 import Foundation
 
-/// A failure to download an episode, naming the URL or file involved.
+/// A failure to download an episode, as a value: what went wrong and the URL or file involved
+/// (the executable words it).
 ///
 /// Whether trying again may help is decided in one place, ``isTransient``; for HTTP
 /// failures it defers to ``HTTPError/isTransient``.
-public struct DownloadError: LocalizedError, Hashable, Sendable {
+public struct DownloadError: Error, Hashable, Sendable {
     /// What went wrong.
     public enum Reason: Hashable, Sendable {
         /// The enclosure's text is not a URL.
@@ -100,48 +101,6 @@ public struct DownloadError: LocalizedError, Hashable, Sendable {
     public var httpStatus: Int? {
         if case .http(let error) = reason, case .status(let code) = error.reason { return code }
         return nil
-    }
-
-    public var errorDescription: String? {
-        guard let gaveUpAfter else { return description(of: reason) }
-        return "\(description(of: reason)) (gave up after \(gaveUpAfter.components.seconds) s without data)"
-    }
-
-    private func description(of reason: Reason) -> String {
-        // A URL's password is never shown.
-        let url = self.url.redactingURLPasswords
-        switch reason {
-        case .notAURL:
-            return "the enclosure \u{201C}\(url)\u{201D} is not a URL"
-        case .http(let error):
-            return error.errorDescription ?? "\(url): \(error)"
-        case .htmlInsteadOfMedia(let expected):
-            return "\(url) sent an HTML page instead of \(expected ?? "the episode's audio or video")"
-        case .incomplete(let received, let expected):
-            return "\(url) sent \(received) of \(expected) bytes before the connection closed"
-        case .oversized(let received, let expected):
-            return "\(url) sent \(received) bytes although it announced \(expected)"
-        case .unusableRange(let detail):
-            return "\(url): \(detail)"
-        case .serverKeepsEnding(let at, let total):
-            guard let total, total > 0 else {
-                return "\(url): the server keeps ending the transfer at \(Self.megabytes(at))"
-            }
-            let percent = Int((Double(at) / Double(total) * 100).rounded(.down))
-            return "\(url): the server keeps ending the transfer at \(percent) % "
-                + "(\(Self.megabytes(at)) of \(Self.megabytes(total)))"
-        case .noSpace(let path):
-            return "no space left on device while writing \(path)"
-        case .unexpected(let detail):
-            return detail
-        case .fileSystem(let operation, let path, let code):
-            return "could not \(operation) \(path): \(String(cString: strerror(code)))"
-        }
-    }
-
-    /// `10.0 MB`: decimal megabytes with one decimal.
-    private static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     /// The error for a failed file operation on `path`: a full disk or quota gets its own reason.

@@ -116,8 +116,9 @@ public struct ExtraFile: Equatable, Sendable {
     public var isSaved: Bool { failure == nil }
 }
 
-/// A failure to save an extra, naming its URL.
-public struct ExtraError: LocalizedError, Hashable, Sendable {
+/// A failure to save an extra, as a value: what went wrong and the extra's URL (the executable
+/// words it).
+public struct ExtraError: Error, Hashable, Sendable {
     public enum Reason: Hashable, Sendable {
         /// The feed's text is not a URL.
         case notAURL
@@ -140,19 +141,6 @@ public struct ExtraError: LocalizedError, Hashable, Sendable {
     public init(_ reason: Reason, url: String) {
         self.reason = reason
         self.url = url
-    }
-
-    public var errorDescription: String? {
-        let url = self.url.redactingURLPasswords
-        switch reason {
-        case .notAURL: return "\u{201C}\(url)\u{201D} is not a URL"
-        case .http(let error): return error.errorDescription
-        case .htmlPage: return "\(url) sent an HTML page instead of the file"
-        case .notChapters: return "\(url) is not a chapters file (JSON)"
-        case .fileSystem(let operation, let path, let code):
-            return "could not \(operation) \(path): \(String(cString: strerror(code)))"
-        case .unexpected(let detail): return detail
-        }
     }
 }
 
@@ -218,7 +206,10 @@ extension ExtraError: Codable {
     }
 
     /// The text an extra's row holds for the failure: its value as JSON.
-    var storedText: String {
-        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? kind
-    }
+    var storedText: String { failureJSON(self) }
+}
+
+extension ExtraError: CustomStringConvertible {
+    /// The failure as JSON, for logs (the executable words it for people).
+    public var description: String { failureJSON(self) }
 }

@@ -42,7 +42,7 @@ struct ExtrasFetcher: Sendable {
             } catch {
                 if Task.isCancelled { break }
                 item.failure = error as? ExtraError
-                    ?? ExtraError(.unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)"), url: item.extra.url)
+                    ?? ExtraError(.unexpected(describing(error)), url: item.extra.url)
             }
             tried.append(item)
         }

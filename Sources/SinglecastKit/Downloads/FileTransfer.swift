@@ -184,7 +184,7 @@ public struct FileTransfer: Sendable {
             if case .unusableRange = failure.reason {
                 restarts += 1
                 guard restarts <= retryPolicy.maxRestarts else { throw failure }
-                Self.logger.info("starting over", metadata: ["url": "\(url.redacted)", "reason": "\(failure.localizedDescription)"])
+                Self.logger.info("starting over", metadata: ["url": "\(url.redacted)", "reason": "\(failure)"])
                 continue
             }
             restarts = 0
@@ -204,7 +204,7 @@ public struct FileTransfer: Sendable {
             let next = outages.failed(host: host, reason: failure.retryReason, retryAfter: failure.retryAfter, policy: retryPolicy)
             Self.logger.info(
                 "waiting to retry",
-                metadata: ["url": "\(url.redacted)", "until": "\(next)", "error": "\(failure.localizedDescription)"])
+                metadata: ["url": "\(url.redacted)", "until": "\(next)", "error": "\(failure)"])
             try await wait(job, host: host, until: min(next, lastByte + retryPolicy.giveUpAfter), failure.retryReason, waiting)
         }
     }

@@ -1,22 +1,27 @@
 import Foundation
 
-/// Why a document could not be read as a podcast feed.
-///
-/// Every message names the document (its URL or file path) and, for XML errors, the line.
-public struct FeedError: LocalizedError, Hashable, Sendable {
-    private enum Code: Hashable, Sendable {
+/// Why a document could not be read as a podcast feed, as a value: the reason and the document
+/// (its URL or file path); the executable words it.
+public struct FeedError: Error, Hashable, Sendable {
+    /// What is wrong with the document.
+    public enum Reason: Hashable, Sendable {
+        /// It has no content (or only whitespace).
         case empty
+        /// It is something other than RSS or Atom, and what it is.
         case notAFeed(reason: String)
+        /// libxml2 refused it at `line`, with its message.
         case invalidXML(line: Int, message: String)
+        /// The file could not be opened or read, and why.
         case unreadable(detail: String)
     }
 
-    private let code: Code
+    /// What is wrong with the document.
+    public let reason: Reason
     /// The URL or file path of the document, as given to the parser.
     public let source: String
 
-    private init(_ code: Code, source: String) {
-        self.code = code
+    private init(_ reason: Reason, source: String) {
+        self.reason = reason
         self.source = source
     }
 
@@ -42,21 +47,8 @@ public struct FeedError: LocalizedError, Hashable, Sendable {
 
     /// The line of an XML error, or nil for other errors.
     public var line: Int? {
-        if case .invalidXML(let line, _) = code { return line }
+        if case .invalidXML(let line, _) = reason { return line }
         return nil
-    }
-
-    public var errorDescription: String? {
-        switch code {
-        case .empty:
-            "\(source) is empty"
-        case .notAFeed(let reason):
-            "\(source) is not a podcast feed: \(reason)"
-        case .invalidXML(let line, let message):
-            "\(source): XML error at line \(line): \(message)"
-        case .unreadable(let detail):
-            "cannot read \(source): \(detail)"
-        }
     }
 }
 
@@ -65,7 +57,7 @@ public struct FeedError: LocalizedError, Hashable, Sendable {
 extension FeedError: Codable {
     /// The machine-readable kind of the failure.
     public var kind: String {
-        switch code {
+        switch reason {
         case .empty: "empty-feed"
         case .notAFeed: "not-a-feed"
         case .invalidXML: "invalid-xml"
@@ -81,7 +73,7 @@ extension FeedError: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(source.redactingURLPasswords, forKey: .source)
-        switch code {
+        switch reason {
         case .empty: break
         case .notAFeed(let reason), .unreadable(let reason): try container.encode(reason, forKey: .detail)
         case .invalidXML(let line, let message):

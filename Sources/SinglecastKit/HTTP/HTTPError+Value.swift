@@ -7,6 +7,14 @@ enum FailureKeys: String, CodingKey {
         operation, retryAfterSeconds, gaveUpAfterSeconds
 }
 
+/// A failure value as one line of JSON, its kind and details (never a sentence): the text a
+/// row stores for it, and its `description` in logs.
+func failureJSON(_ failure: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(failure)).map { String(decoding: $0, as: UTF8.self) } ?? "\(type(of: failure))"
+}
+
 extension HTTPError {
     /// The machine-readable kind of the failure (`http-status`, `unreachable`, `host-not-found`, …).
     public var kind: String {

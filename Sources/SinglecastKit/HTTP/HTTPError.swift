@@ -1,12 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// A failure to fetch a URL, naming the URL involved.
-public struct HTTPError: LocalizedError, Hashable, Sendable {
+/// A failure to fetch a URL, as a value: what went wrong and the URL involved (the executable
+/// words it).
+public struct HTTPError: Error, Hashable, Sendable {
     /// What went wrong, independent of the URL.
     public enum Reason: Hashable, Sendable {
         /// The server answered with a status Singlecast cannot use.
@@ -43,45 +43,6 @@ public struct HTTPError: LocalizedError, Hashable, Sendable {
     public init(_ reason: Reason, url: URL) {
         self.reason = reason
         self.url = url
-    }
-
-    /// The message names the URL with its password hidden (see ``Foundation/URL/redacted``).
-    public var errorDescription: String? {
-        let host = self.url.host(percentEncoded: false) ?? "the server"
-        let url = self.url.redacted
-        switch reason {
-        case .status(let code):
-            let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
-            return "\(url) answered HTTP \(code) \(phrase)"
-        case .connectTimeout:
-            return "\(url): timed out while connecting"
-        case .readTimeout:
-            return "\(url): timed out waiting for data"
-        case .unreachable(let detail):
-            return "\(url) is unreachable: \(detail.description.redactingURLPasswords)"
-        case .redirect(let detail):
-            return "\(url): \(detail.redactingURLPasswords)"
-        case .unsupportedURL:
-            return "\(url) is not an http or https URL"
-        case .bodyTooLarge(let limit):
-            return "\(url): the response is larger than \(limit / 1_048_576) MiB"
-        case .connectionClosed:
-            return "\(url): the connection closed before the whole response arrived"
-        case .unauthorized(refused: false):
-            let scheme = self.url.scheme ?? "https"
-            return "\(url) needs a user name and password for \(host) "
-                + "(put them in the URL as \(scheme)://user:password@\(host)/… or in ~/.netrc)"
-        case .unauthorized(refused: true):
-            return "\(url): the user name and password for \(host) were refused (check them in the URL or in ~/.netrc)"
-        case .certificateNotTrusted:
-            return "\(url): certificate of \(host) is not trusted"
-        case .certificateExpired:
-            return "\(url): certificate of \(host) has expired"
-        case .certificateWrongHost:
-            return "\(url): certificate is not valid for \(host)"
-        case .tlsHandshakeFailed(let detail):
-            return "\(url): TLS handshake with \(host) failed (\(detail.redactingURLPasswords))"
-        }
     }
 
     /// Whether trying again later might succeed: timeouts, dropped connections, failed

@@ -9,9 +9,9 @@ import Darwin
 #endif
 
 /// Why a host could not be reached, as the system or SwiftNIO reported it: kept as a value from
-/// where it is thrown to where retries are decided (``RetryReason/init(_:)``), and worded only
-/// for messages (``description``). A new wording in NIO or async-http-client changes nothing.
-public enum NetworkCause: Equatable, Hashable, Sendable, CustomStringConvertible {
+/// where it is thrown to where retries are decided (``RetryReason/init(_:)``); the executable
+/// words it. A new wording in NIO or async-http-client changes nothing.
+public enum NetworkCause: Equatable, Hashable, Sendable {
     /// A system call failed with this `errno` (`ECONNREFUSED`, `ECONNRESET`, `ENETUNREACH`, …).
     case system(errno: Int32)
     /// The host name did not resolve: `getaddrinfo`'s `EAI_*` code (`EAI_NONAME`, `EAI_AGAIN`, …).
@@ -35,14 +35,6 @@ public enum NetworkCause: Equatable, Hashable, Sendable, CustomStringConvertible
             return nil
         }
         return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .system(let code): String(cString: strerror(code))
-        case .nameResolution(let code): String(cString: gai_strerror(code))
-        case .other(let text): text
-        }
     }
 }
 

@@ -78,7 +78,7 @@ struct DownloadRow: Codable, Equatable, Sendable {
         podcastTitle = download.podcastTitle
         episodeTitle = download.episodeTitle
         message = nil
-        failure = download.failure.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        failure = download.failure.map(failureJSON)
         mediaType = download.mediaType
         bytesPerSecond = download.bytesPerSecond
         ownerPID = download.owner?.processID

@@ -45,34 +45,33 @@ public struct OPMLProblem: Equatable, Sendable {
     public var url: String?
 }
 
-/// Why a file could not be read as OPML; the message names the file.
-public struct OPMLError: LocalizedError, Equatable, Sendable {
-    private enum Code: Equatable, Sendable {
+/// Why a file could not be read as OPML, as a value: the reason and the file; the executable
+/// words it.
+public struct OPMLError: Error, Equatable, Sendable {
+    /// What is wrong with the file.
+    public enum Reason: Equatable, Sendable {
+        /// It has no content.
         case empty
+        /// Its root element is `root`, not `opml`.
         case notOPML(root: String)
+        /// It is not well-formed XML: libxml2's message for `line`.
         case invalidXML(line: Int, message: String)
+        /// It could not be read, and why.
         case unreadable(detail: String)
     }
 
-    private let code: Code
-    /// The file (or other source) named in the message.
+    /// What is wrong with the file.
+    public let reason: Reason
+    /// The file (or other source).
     public let source: String
 
-    static func empty(source: String) -> OPMLError { OPMLError(code: .empty, source: source) }
-    static func notOPML(source: String, root: String) -> OPMLError { OPMLError(code: .notOPML(root: root), source: source) }
+    static func empty(source: String) -> OPMLError { OPMLError(reason: .empty, source: source) }
+    static func notOPML(source: String, root: String) -> OPMLError { OPMLError(reason: .notOPML(root: root), source: source) }
     static func invalidXML(source: String, line: Int, message: String) -> OPMLError {
-        OPMLError(code: .invalidXML(line: line, message: message), source: source)
+        OPMLError(reason: .invalidXML(line: line, message: message), source: source)
     }
+    /// A file that could not be read, and why.
     public static func unreadable(source: String, detail: String) -> OPMLError {
-        OPMLError(code: .unreadable(detail: detail), source: source)
-    }
-
-    public var errorDescription: String? {
-        switch code {
-        case .empty: "\(source) is empty, not an OPML file"
-        case .notOPML(let root): "\(source) is not an OPML file: its root element is <\(root)>, not <opml>"
-        case .invalidXML(let line, let message): "\(source) is not well-formed XML (line \(line): \(message))"
-        case .unreadable(let detail): "cannot read \(source): \(detail)"
-        }
+        OPMLError(reason: .unreadable(detail: detail), source: source)
     }
 }

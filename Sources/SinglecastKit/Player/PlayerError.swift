@@ -2,7 +2,7 @@ import Foundation
 
 /// A failure to start or drive the player (the audio itself failing is a ``PlayerFailure``,
 /// delivered in ``PlaybackEnd``).
-public enum PlayerError: LocalizedError, Equatable, Sendable {
+public enum PlayerError: Error, Equatable, Sendable {
     /// `mpv` is not on `PATH` (and `SINGLECAST_PLAYER` is not set).
     case playerNotFound
     /// `SINGLECAST_PLAYER` names a file that does not exist or cannot be run.
@@ -22,29 +22,6 @@ public enum PlayerError: LocalizedError, Equatable, Sendable {
     case commandFailed(command: String, error: String)
     /// The playback has ended: there is no player to send the command to.
     case playbackEnded
-
-    public var errorDescription: String? {
-        switch self {
-        case .playerNotFound:
-            return "mpv was not found on PATH"
-        case .configuredPlayerMissing(let path):
-            return "SINGLECAST_PLAYER names \(path), which does not exist or cannot be run"
-        case .couldNotStart(let path, let errno):
-            return "could not start \(path): \(String(cString: strerror(errno)))"
-        case .exitedBeforeReady(let path, let status):
-            return "\(path) exited (status \(status)) before it could be driven"
-        case .didNotAnswer(let path):
-            return "\(path) did not open its IPC socket in time"
-        case .socketDirectory(let path, let errno):
-            return "could not make a folder for the player's socket in \(path): \(String(cString: strerror(errno)))"
-        case .speedOutOfRange(let speed):
-            return "speed \(speed) is outside \(PlaybackRequest.speeds.lowerBound)…\(PlaybackRequest.speeds.upperBound)"
-        case .commandFailed(let command, let error):
-            return "the player refused \(command): \(error)"
-        case .playbackEnded:
-            return "the playback has ended"
-        }
-    }
 }
 
 /// The player program to run: mpv, or something that behaves as mpv (a wrapper script that

@@ -18,7 +18,7 @@ public enum UpdateFailure: Hashable, Sendable {
         } else if let feed = error as? FeedError {
             self = .feed(feed)
         } else {
-            self = .unexpected((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            self = .unexpected(describing(error))
         }
     }
 
@@ -29,15 +29,6 @@ public enum UpdateFailure: Hashable, Sendable {
         case .http(let error): error.kind
         case .feed(let error): error.kind
         case .unexpected: "unexpected"
-        }
-    }
-
-    /// The failure's own description (the executable words it through this).
-    public var errorDescription: String {
-        switch self {
-        case .http(let error): error.errorDescription ?? kind
-        case .feed(let error): error.errorDescription ?? kind
-        case .unexpected(let detail): detail
         }
     }
 }
@@ -79,7 +70,5 @@ extension UpdateFailure: Codable {
     }
 
     /// The text a podcast's row holds for the failure: its value as JSON.
-    var storedText: String {
-        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? kind
-    }
+    var storedText: String { failureJSON(self) }
 }

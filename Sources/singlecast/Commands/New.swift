@@ -86,6 +86,10 @@ struct NewEpisodeJSON: Encodable {
     var published: Date?
     var url: String?
     var state: String
+    /// Why its download failed, in words, and as a value (`error.kind` and its details), as
+    /// `downloads --json` has them.
+    var message: String?
+    var error: DownloadError?
     var playback: PlaybackJSON
 
     init(number: Int, _ item: NewEpisode) {
@@ -95,6 +99,8 @@ struct NewEpisodeJSON: Encodable {
         published = item.entry.episode.published
         url = item.entry.episode.enclosure?.url.redactingURLPasswords
         state = (item.entry.download?.state ?? .notStarted).rawValue
+        message = item.entry.download?.failure.map(Words.failure)
+        error = item.entry.download?.failure
         playback = PlaybackJSON(item.entry.playback)
     }
 
@@ -107,10 +113,12 @@ struct NewEpisodeJSON: Encodable {
         try container.encodeIfPresent(published, forKey: .published)
         try container.encodeIfPresent(url, forKey: .url)
         try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(message, forKey: .message)
+        try container.encodeIfPresent(error, forKey: .error)
         try playback.encode(to: encoder)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case number, podcast, title, published, url, state
+        case number, podcast, title, published, url, state, message, error
     }
 }

@@ -43,16 +43,6 @@ extension Singlecast {
         }
 
         func run() async throws {
-            do {
-                try await play()
-            } catch let error as ListeningError {
-                throw PlayFailure(message: Words.listening(error))
-            } catch let error as PlayerError {
-                throw PlayFailure(message: Words.player(error))
-            }
-        }
-
-        private func play() async throws {
             let library = try await global.openLibrary()
             let chosen = try await self.chosen(library: library)
             let executable = try PlayerExecutable.locate(environment: global.environment)
@@ -105,16 +95,10 @@ extension Singlecast {
             case .signal:
                 throw ExitCode(130)
             case .playerDied:
-                throw PlayFailure(message: Words.playerDied(end))
+                throw CommandFailure(message: Words.playerDied(end))
             case .failed(let failure):
-                throw PlayFailure(message: Words.cannotPlay(episode.entry, failure))
+                throw CommandFailure(message: Words.cannotPlay(episode.entry, failure))
             }
         }
     }
-}
-
-/// A failure while playing, in Singlecast's words.
-struct PlayFailure: LocalizedError {
-    var message: String
-    var errorDescription: String? { message }
 }

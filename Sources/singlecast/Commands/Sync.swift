@@ -237,9 +237,10 @@ struct SyncRun {
                     let summaries = try await library.subscriptions().filter { wanted.contains($0.podcast.id) }
                     for update in await FeedUpdater(library: library, session: session).update(summaries) {
                         for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
-                        if case .failed(let message) = update.status {
+                        if case .failed(let failure) = update.status {
                             failures += 1
-                            printError("error: \(update.podcast.feedKey.redactingURLPasswords): \(message) (it stays subscribed)")
+                            printError(
+                                "error: \(update.podcast.feedKey.redactingURLPasswords): \(Words.failure(failure)) (it stays subscribed)")
                         }
                     }
                 }

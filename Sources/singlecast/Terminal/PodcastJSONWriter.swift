@@ -6,8 +6,9 @@ import Synchronization
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
 ///
 /// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration",
-/// "enclosure":{"url","length","type"},"state","progress","file","position","played","playedAt","transcripts":[{"url","type","language","rel"}],
-/// "chapters","extras":[{"kind","file","saved","message"}]}]}`, dates in ISO 8601 UTC.
+/// "enclosure":{"url","length","type"},"state","progress","file","message","error","position","played","playedAt",
+/// "transcripts":[{"url","type","language","rel"}],"chapters","extras":[{"kind","file","saved","message","error"}]}]}`,
+/// dates in ISO 8601 UTC; a failed download's (or extra's) `message` and `error` as `downloads --json` has them.
 enum PodcastJSONWriter {
     /// Writes the podcast and its episodes as the library hands them over, a page at a time:
     /// each page is written on a queue of its own while the next is read (a slow pipe holds that
@@ -78,6 +79,10 @@ enum PodcastJSONWriter {
         out.raw(entry.download?.fractionCompleted.map { String($0) } ?? "null")
         out.raw(", \"file\": ")
         out.string(entry.download?.file)
+        out.raw(", \"message\": ")
+        out.string(entry.download?.failure.map(Words.failure))
+        out.raw(", \"error\": ")
+        out.value(entry.download?.failure)
         out.raw(", \"position\": ")
         out.raw(entry.playback.position.map { String($0) } ?? "null")
         out.raw(", \"played\": \(entry.playback.isPlayed), \"playedAt\": ")
@@ -104,6 +109,8 @@ enum PodcastJSONWriter {
             out.string(extra.file)
             out.raw(", \"saved\": \(extra.isSaved), \"message\": ")
             out.string(extra.failure.map(Words.failure))
+            out.raw(", \"error\": ")
+            out.value(extra.failure)
             out.raw("}")
         }
         out.raw("]}")
@@ -144,6 +151,13 @@ struct JSONOutput {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         buffer.append(0x22)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// A value as compact `--json` encodes it (``JSONStyle/lines``), or `null`.
+    mutating func value(_ value: (some Encodable)?) {
+        guard let value, let data = try? JSONStyle.lines.encode(value) else { return raw("null") }
+        buffer.append(contentsOf: data)
         if buffer.count >= 1 << 16 { flush() }
     }
 

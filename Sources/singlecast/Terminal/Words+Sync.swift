@@ -34,8 +34,7 @@ extension Words {
                 }
             return "\(server) refused user \(user): \(hint)"
         case .status(let code, let request):
-            let phrase = HTTPResponseStatusPhrase.phrase(code)
-            return "\(server) answered HTTP \(code)\(phrase) \(syncRequest(request)); \(syncAftermath(request))"
+            return "\(server) answered \(httpStatus(code)) \(syncRequest(request)); \(syncAftermath(request))"
         case .transport(let reason, let request):
             return "could not reach \(server) \(syncRequest(request)): \(transport(reason)); \(syncAftermath(request))"
         case .malformed(let request):
@@ -77,7 +76,7 @@ extension Words {
         case .connectTimeout: "timed out while connecting"
         case .readTimeout: "timed out waiting for an answer"
         case .connectionClosed: "the connection closed before the whole answer arrived"
-        case .unreachable(let cause): cause.description.redactingURLPasswords
+        case .unreachable(let cause): Self.cause(cause)
         case .bodyTooLarge(let limit): "the answer is larger than \(limit / 1_048_576) MiB"
         case .certificateNotTrusted: "its certificate is not trusted"
         case .certificateExpired: "its certificate has expired"
@@ -115,16 +114,5 @@ extension Words {
         let which = report.refusedActions.joined(separator: ", ") + (count > report.refusedActions.count ? ", …" : "")
         return "\(server) refused \(count) episode action\(count == 1 ? "" : "s")\(status): \(which); "
             + "\(count == 1 ? "it is" : "they are") not sent again"
-    }
-}
-
-/// The reason phrase of an HTTP status, with a leading space (empty when unknown).
-enum HTTPResponseStatusPhrase {
-    static func phrase(_ code: Int) -> String {
-        let phrases = [
-            400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error",
-            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-        ]
-        return phrases[code].map { " " + $0 } ?? ""
     }
 }

@@ -62,21 +62,6 @@ enum Words {
         }
     }
 
-    /// The sentence for a download's failure.
-    static func failure(_ failure: DownloadError) -> String {
-        failure.errorDescription ?? failure.kind
-    }
-
-    /// The sentence for a subscription update's failure.
-    static func failure(_ failure: UpdateFailure) -> String {
-        failure.errorDescription
-    }
-
-    /// The sentence for an extra's failure.
-    static func failure(_ failure: ExtraError) -> String {
-        failure.errorDescription ?? failure.kind
-    }
-
     /// `connection refused`, `HTTP 503`, …
     static func retryReason(_ reason: RetryReason) -> String {
         if let status = reason.httpStatus { return "HTTP \(status)" }
@@ -202,27 +187,5 @@ enum Words {
     /// The player went away while playing.
     static func playerDied(_ end: ListeningEnd) -> String {
         "mpv stopped unexpectedly" + (end.position.map { "; the position was saved at \(Format.duration(seconds: Int($0)))" } ?? "")
-    }
-
-    /// The player could not be found or started.
-    static func player(_ error: PlayerError) -> String {
-        switch error {
-        case .playerNotFound:
-            "mpv was not found on PATH: install it (sudo apt install mpv), or set SINGLECAST_PLAYER to a player's path"
-        case .configuredPlayerMissing(let path):
-            "SINGLECAST_PLAYER names \(path), which does not exist or cannot be run"
-        default:
-            error.localizedDescription
-        }
-    }
-
-    /// Why an episode cannot be listened to.
-    static func listening(_ error: ListeningError) -> String {
-        switch error {
-        case .noAudio(let number, let title):
-            "cannot play episode \(number) (\(title)): it has no audio"
-        case .nothingToContinue:
-            "no episode is being listened to: pick one by its number as `singlecast episodes` lists it (singlecast play N)"
-        }
     }
 }

@@ -279,16 +279,14 @@ struct DownloadEngineTests {
             let url = missing.enclosure.url
             #expect(record.state == .error)
             #expect(record.owner == nil)
-            let message = try #require(record.failure?.errorDescription)
             #expect(record.failure?.kind == "http-status")
             #expect(record.failure?.httpStatus == 404)
-            #expect(message.contains("404"))
-            #expect(message.contains(url))
+            #expect(record.failure?.url == url)
             let destination = URL(fileURLWithPath: record.file)
             #expect(!TransferHarness.exists(destination))
             h.base.expectNoLeftovers(destination)
             #expect(h.server.requests(for: "/missing.mp3").count == 1)  // not retried
-            #expect(h.log.failed.map { $0.message } == [message])
+            #expect(h.log.failed.map(\.failure) == [record.failure])
             // The failure is reported before the next download starts (limit 1).
             let ids = [try await h.record("/missing.mp3").id, try await h.record("/ok.mp3").id]
             #expect(h.log.lifecycle.filter { !$0.hasPrefix("queued") }
@@ -307,7 +305,7 @@ struct DownloadEngineTests {
             let record = try #require(try await h.library.download(enclosureURL: "http://[bad/ep.mp3"))
             #expect(record.state == .error)
             #expect(record.failure?.kind == "not-a-url")
-            #expect(record.failure?.errorDescription == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
+            #expect(record.failure?.url == "http://[bad/ep.mp3")
             #expect(!TransferHarness.exists(URL(fileURLWithPath: record.file)))
         }
     }
@@ -413,7 +411,6 @@ struct DownloadEngineTests {
             await h.engine.waitUntilIdle()
             let record = try await h.record("/ep.mp3")
             #expect(record.state == (giveUp == .fail ? .error : .interrupted))
-            #expect(record.failure?.errorDescription?.contains("gave up after") == true)
             #expect(record.failure?.kind == "unreachable" && record.failure?.gaveUpAfter != nil)
             #expect(record.owner == nil && record.nextTryAt == nil)
             #expect(!h.log.retrying.isEmpty)
@@ -434,7 +431,6 @@ struct DownloadEngineTests {
             let record = try await h.record("/ep.mp3")
             #expect(record.state == .error)
             #expect(record.failure?.reason == .serverKeepsEnding(at: 1_000_000, of: 2_000_000))
-            #expect(record.failure?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
             #expect(record.receivedBytes == 1_000_000)
             #expect(h.partSize(URL(fileURLWithPath: record.file)) == 1_000_000)
             // Five tries in a row from byte 1,000,000 brought nothing new (before them, one or more

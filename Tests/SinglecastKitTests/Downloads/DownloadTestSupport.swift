@@ -232,8 +232,8 @@ final class EngineEventLog: Sendable {
         all.compactMap { if case .deletedByRetention(let record) = $0 { record } else { nil } }
     }
 
-    var failed: [(record: Download, message: String)] {
-        all.compactMap { if case .failed(let record) = $0 { (record, record.failure?.errorDescription ?? "") } else { nil } }
+    var failed: [Download] {
+        all.compactMap { if case .failed(let record) = $0 { record } else { nil } }
     }
 }
 

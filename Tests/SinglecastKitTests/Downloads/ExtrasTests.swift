@@ -31,18 +31,6 @@ import TestSupport
         #expect(Extra.offered(by: Episode(title: "x", transcripts: [Transcript(url: "https://h/t.php")])).isEmpty)
     }
 
-    @Test func aFailureNeverShowsTheURLsPassword() throws {
-        let url = "https://user:secret@example.com/ep1.vtt"
-        let reasons: [ExtraError.Reason] = [
-            .notAURL, .htmlPage, .notChapters, .http(HTTPError(.status(404), url: try #require(URL(string: url)))),
-        ]
-        for reason in reasons {
-            let message = try #require(ExtraError(reason, url: url).errorDescription)
-            #expect(!message.contains("secret"), "\(message)")
-            #expect(message.contains("user:***@example.com"), "\(message)")
-        }
-    }
-
     struct NameCase: Sendable, CustomTestStringConvertible {
         var extra: Extra
         var episodeFile: String

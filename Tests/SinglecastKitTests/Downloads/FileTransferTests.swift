@@ -138,7 +138,6 @@ struct FileTransferTests {
             #expect(error?.reason == .serverKeepsEnding(at: 1_000_000, of: 2_000_000))
             #expect(error?.isTransient == false)
             #expect(error?.gaveUpAfter == nil)
-            #expect(error?.errorDescription?.hasSuffix("the server keeps ending the transfer at 50 % (1.0 MB of 2.0 MB)") == true)
             // The answers brought half (in one, or in more when a close loses bytes the client had
             // not read yet, as on a loaded machine); then five more brought nothing new.
             #expect(Self.fruitlessTail(h.server.requests(for: "/ep.mp3").map(\.range), at: 1_000_000) == 5)
@@ -300,7 +299,6 @@ struct FileTransferTests {
             #expect(elapsed == .seconds(2))
             #expect(error?.httpStatus == 503)
             #expect(error?.gaveUpAfter == .seconds(2))
-            #expect(error?.errorDescription?.hasSuffix("s without data)") == true)
             // Tries go on until the quiet time is over, each one announced as a wait.
             var expected = 1
             var planned = Duration.zero
@@ -539,7 +537,7 @@ struct FileTransferTests {
                 _ = try await h.transfer.download(url, to: destination, announcedType: "audio/mpeg", progress: { _ in })
             }
             #expect(error?.reason == .htmlInsteadOfMedia(expectedType: "audio/mpeg"))
-            #expect(error?.errorDescription == "\(url.absoluteString) sent an HTML page instead of audio/mpeg")
+            #expect(error?.url == url.absoluteString)
             #expect(!TransferHarness.exists(destination))
             h.expectNoLeftovers(destination)
             #expect(h.server.requests(for: "/ep.mp3").count == 1)
@@ -594,7 +592,7 @@ struct FileTransferTests {
             }
             #expect(error?.httpStatus == status)
             #expect(error?.isTransient == false)
-            #expect(error?.errorDescription?.hasPrefix("\(url.absoluteString) answered HTTP \(status) ") == true)
+            #expect(error?.reason == .http(HTTPError(.status(status), url: url)))
             #expect(!TransferHarness.exists(destination))
             h.expectNoLeftovers(destination)
             #expect(h.server.requests(for: "/ep.mp3").count == 1)
@@ -607,7 +605,8 @@ struct FileTransferTests {
             let error = await #expect(throws: DownloadError.self) {
                 _ = try await h.transfer.download(url, to: h.destination(), announcedType: "audio/mpeg", progress: { _ in })
             }
-            #expect(error?.errorDescription == "\(url.absoluteString) answered HTTP 404 Not Found")
+            #expect(error?.reason == .http(HTTPError(.status(404), url: url)))
+            #expect(error?.url == url.absoluteString)
             #expect(!TransferHarness.exists(h.destination()))
         }
     }
@@ -661,7 +660,6 @@ struct FileTransferTests {
             }
             let part = FileTransfer.partURL(for: destination).path
             #expect(error?.reason == .noSpace(path: part))
-            #expect(error?.errorDescription == "no space left on device while writing \(part)")
             #expect(error?.isTransient == false)
             #expect(h.server.requests(for: "/ep.mp3").count == 1)
             #expect(!TransferHarness.exists(destination))
@@ -718,9 +716,6 @@ struct FileTransferHelperTests {
         #expect(DownloadError(.http(HTTPError(.readTimeout, url: url)), url: url).isTransient)
         #expect(DownloadError(.incomplete(received: 1000, expected: 2048), url: url).isTransient)
         #expect(!DownloadError(.noSpace(path: "/x"), url: url).isTransient)
-        #expect(
-            DownloadError(.incomplete(received: 1000, expected: 2048), url: url).errorDescription
-                == "https://h/ep.mp3 sent 1000 of 2048 bytes before the connection closed")
         #expect(DownloadError.fileSystem("write to", path: "/x", errno: EDQUOT, url: url).reason == .noSpace(path: "/x"))
     }
 }

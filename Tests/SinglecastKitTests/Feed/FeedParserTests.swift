@@ -381,19 +381,6 @@ private func date(_ iso8601: String) -> Date {
         #expect(throws: error) { try parse(fixture) }
     }
 
-    @Test func errorMessagesNameTheSourceAndLine() {
-        #expect(
-            FeedError.notAFeed(source: "https://x/feed.xml", reason: "the document is HTML (an <html> page), not RSS or Atom")
-                .errorDescription == "https://x/feed.xml is not a podcast feed: the document is HTML (an <html> page), not RSS or Atom"
-        )
-        #expect(FeedError.invalidXML(source: "feed.xml", line: 12, message: "oops").errorDescription == "feed.xml: XML error at line 12: oops")
-        #expect(FeedError.empty(source: "feed.xml").errorDescription == "feed.xml is empty")
-        #expect(
-            FeedError.unreadableFile(path: "/tmp/feed.xml", detail: "Permission denied").errorDescription
-                == "cannot read /tmp/feed.xml: Permission denied"
-        )
-    }
-
     @Test func notAFeedIsReportedBeforeTheEnd() throws {
         let parser = FeedParser(baseURL: nil, source: "page.html")
         let page = Data("<html><body>".utf8)

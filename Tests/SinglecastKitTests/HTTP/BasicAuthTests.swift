@@ -62,10 +62,6 @@ import TestSupport
         let error = try #require(response.failure as? HTTPError)
         #expect(error.reason == .unauthorized(refused: false))
         #expect(!error.isTransient)
-        #expect(
-            error.localizedDescription
-                == "http://127.0.0.1:\(server.port)/feed.xml needs a user name and password for 127.0.0.1 "
-                + "(put them in the URL as http://user:password@127.0.0.1/… or in ~/.netrc)")
     }
 
     @Test func a401WithCredentialsSaysTheyWereRefusedWithoutShowingThePassword() async throws {
@@ -77,10 +73,6 @@ import TestSupport
         try await server.stop()
         let error = try #require(response.failure as? HTTPError)
         #expect(error.reason == .unauthorized(refused: true))
-        #expect(
-            error.localizedDescription
-                == "http://alice:***@127.0.0.1:\(server.port)/feed.xml: the user name and password for 127.0.0.1 "
-                + "were refused (check them in the URL or in ~/.netrc)")
         let lines = log.lines.withLock { $0 }
         #expect(lines.contains { $0.contains("http://alice:***@127.0.0.1:\(server.port)/feed.xml") })
         #expect(!lines.contains { $0.contains("s3cret") })
@@ -95,23 +87,7 @@ import TestSupport
             }
             #expect(error?.reason == .http(HTTPError(.unauthorized(refused: true), url: url)))
             #expect(error?.isTransient == false)
-            #expect(error?.errorDescription?.hasPrefix("http://alice:***@127.0.0.1:\(h.server.port)/ep.mp3: ") == true)
             #expect(h.server.requests(for: "/ep.mp3").map { $0.header("Authorization") } == [Self.alice])
-        }
-    }
-
-    @Test func everyErrorMessageHidesThePassword() throws {
-        let url = try #require(URL(string: "https://alice:s3cret@example.org/feed.xml"))
-        let reasons: [HTTPError.Reason] = [
-            .status(404), .connectTimeout, .readTimeout, .unreachable(.other("https://alice:s3cret@example.org refused")),
-            .redirect("to https://alice:s3cret@example.org/x"), .unsupportedURL, .bodyTooLarge(1_048_576),
-            .connectionClosed, .unauthorized(refused: false), .unauthorized(refused: true), .certificateNotTrusted,
-            .certificateExpired, .certificateWrongHost, .tlsHandshakeFailed("WRONG_VERSION_NUMBER"),
-        ]
-        for reason in reasons {
-            let message = HTTPError(reason, url: url).localizedDescription
-            #expect(!message.contains("s3cret"), "\(reason)")
-            #expect(message.contains("https://alice:***@example.org/feed.xml"), "\(reason)")
         }
     }
 

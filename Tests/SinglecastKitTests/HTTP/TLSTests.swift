@@ -25,7 +25,6 @@ import TestSupport
         try await withServer(kind) { server, _ in
             let error = try await failure(server.url("/feed.xml"), environment: [:])
             #expect(error.reason == .certificateNotTrusted)
-            #expect(error.localizedDescription == "\(server.url("/feed.xml")): certificate of 127.0.0.1 is not trusted")
             #expect(!error.isTransient)
         }
     }
@@ -34,7 +33,6 @@ import TestSupport
         try await withServer(.expired) { server, certificates in
             let error = try await failure(server.url("/feed.xml"), environment: ["SSL_CERT_FILE": certificates.caFile])
             #expect(error.reason == .certificateExpired)
-            #expect(error.localizedDescription == "\(server.url("/feed.xml")): certificate of 127.0.0.1 has expired")
             #expect(!error.isTransient)
         }
     }
@@ -44,7 +42,6 @@ import TestSupport
             let url = try #require(URL(string: "https://localhost:\(server.port)/feed.xml"))
             let error = try await failure(url, environment: ["SSL_CERT_FILE": certificates.caFile])
             #expect(error.reason == .certificateWrongHost)
-            #expect(error.localizedDescription == "\(url): certificate is not valid for localhost")
             #expect(!error.isTransient)
         }
     }
@@ -59,7 +56,7 @@ import TestSupport
             Issue.record("expected a failed handshake, got \(error.reason)")
             return
         }
-        #expect(error.localizedDescription == "\(url): TLS handshake with 127.0.0.1 failed (WRONG_VERSION_NUMBER)")
+        #expect(error.reason == .tlsHandshakeFailed("WRONG_VERSION_NUMBER"))
         #expect(error.isTransient)
     }
 

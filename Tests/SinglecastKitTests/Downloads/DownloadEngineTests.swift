@@ -403,11 +403,15 @@ struct DownloadEngineTests {
 
     @Test(arguments: [DownloadLifecycle.Event.fail, .interrupt])
     func aDownloadThatGetsNoByteForTheGiveUpTimeEnds(giveUp: DownloadLifecycle.Event) async throws {
+        // The give-up time passes on a test clock, only once the first wait has begun.
         let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(1), baseDelay: .milliseconds(50))
-        try await EngineHarness.run(limit: 1, retryPolicy: policy, giveUp: giveUp) { h in
+        let clock = TestClock()
+        try await EngineHarness.run(limit: 1, retryPolicy: policy, clock: clock, giveUp: giveUp) { h in
             h.server.serve(path: "/ep.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
             try await h.server.stop()
             try await h.engine.enqueue([h.request("/ep.mp3", title: "Ep")])
+            try await waitUntil { !h.log.retrying.isEmpty }
+            await clock.advance(by: policy.giveUpAfter)
             await h.engine.waitUntilIdle()
             let record = try await h.record("/ep.mp3")
             #expect(record.state == (giveUp == .fail ? .error : .interrupted))

@@ -248,7 +248,7 @@ struct ProgressBufferTests {
         try await BufferHarness.run { h in
             let other = Process()
             other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            other.arguments = ["5"]
+            other.arguments = ["600"]  // outlives the test however slow the machine; killed below
             try other.run()
             // SIGKILL: the child may inherit a signal mask (from the spawning thread) that blocks SIGTERM.
             defer {

@@ -197,6 +197,37 @@ import TestSupport
         try await world.stop()
     }
 
+    /// A show unsubscribed on the phone ends here as `unsubscribe` ends it: its unfinished
+    /// downloads are cancelled, its downloaded files kept.
+    @Test func aRemoteRemoveCancelsTheShowsUnfinishedDownloads() async throws {
+        let world = try await World.start()
+        let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
+        world.feeds.serve(path: "/media/Alpha-1.mp3", generatedSize: 50_000, contentType: "audio/mpeg")
+        world.feeds.serve(path: "/media/Alpha-2.mp3", generatedSize: 4_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        #expect(try await world.cli.run(["subscribe", alpha]).status == 0)
+        #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--device", "laptop"]).status == 0)
+        // Alpha 1 downloaded; Alpha 2 stopped part way (Ctrl-C), its part kept to resume.
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Alpha", isDirectory: true)
+        let part = folder.appendingPathComponent("Alpha 2.mp3.part")
+        let download = try world.cli.start(["download", "1", "2", "--feed", alpha])
+        try await waitUntil { fileSize(part) > 100_000 && fileSize(folder.appendingPathComponent("Alpha 1.mp3")) == 50_000 }
+        kill(download.processIdentifier, SIGINT)
+        try await waitUntil { !download.isRunning }
+        #expect(download.terminationStatus == 130)
+
+        world.sync.subscriptionChange(user: "alice", device: "laptop", remove: [alpha])
+        let sync = try await world.cli.run(["sync"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("subscriptions here +0 -1"), "\(sync.stdout)")
+        let listed = try await world.cli.run(["downloads", "--json"])
+        let downloads = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        let states = Dictionary(uniqueKeysWithValues: downloads.map { ($0["title"] as? String ?? "", $0["state"] as? String ?? "") })
+        #expect(states == ["Alpha 1": "completed", "Alpha 2": "cancelled"], "\(listed.stdout)")
+        #expect(fileSize(folder.appendingPathComponent("Alpha 1.mp3")) == 50_000, "downloaded files are kept")
+        #expect(fileSize(part) == 0)
+        try await world.stop()
+    }
+
     @Test func updateSyncsBeforeAndAfter() async throws {
         let world = try await World.start()
         let alpha = world.serveFeed("/alpha.xml", title: "Alpha")

@@ -29,7 +29,8 @@ public struct SyncAccount: Equatable, Sendable {
 struct SyncApplied: Equatable, Sendable {
     /// Podcasts subscribed here for the server, and whether their feeds are still to be fetched.
     var added: [(id: Int64, needsFetch: Bool)] = []
-    var removed = 0
+    /// Podcasts unsubscribed here for the server.
+    var removed: [Int64] = []
     /// Episode actions that changed an episode here.
     var applied = 0
     /// Episode actions kept for episodes the library does not know yet.
@@ -297,7 +298,7 @@ extension Library {
                     db, sql: "SELECT id FROM podcast WHERE feedKey = ? AND subscribedAt IS NOT NULL", arguments: [url])
             else { continue }
             try unsubscribe(podcastID: id, db: db)
-            applied.removed += 1
+            applied.removed.append(id)
         }
         // The changes the server made are not changes to send back.
         try db.execute(sql: "DELETE FROM syncSubscriptionChange WHERE id > ?", arguments: [before])

@@ -29,6 +29,9 @@ public struct SyncReport: Equatable, Sendable, Codable {
     public var playedWithoutLength = 0
     /// Podcasts subscribed for the server whose feeds are to be fetched.
     public var podcastsToFetch: [Int64] = []
+    /// Podcasts unsubscribed for the server, whose unfinished downloads are to be cancelled
+    /// (see ``SubscriptionRemoval/cancelUnfinishedDownloads(of:)``).
+    public var podcastsRemoved: [Int64] = []
 
     init(server: String, api: SyncDialect) {
         self.server = server
@@ -93,7 +96,8 @@ public struct Synchronizer: Sendable {
             subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp,
             firstSync: account.subscriptionsSince == nil)
         report.addedHere = applied.added.count
-        report.removedHere = applied.removed
+        report.removedHere = applied.removed.count
+        report.podcastsRemoved = applied.removed
         report.actionsApplied = applied.applied
         report.actionsWaiting = applied.waiting
         report.podcastsToFetch = applied.added.filter(\.needsFetch).map(\.id)

@@ -244,6 +244,10 @@ struct SyncRun {
                         }
                     }
                 }
+                if !report.podcastsRemoved.isEmpty {
+                    let removal = SubscriptionRemoval(buffer: try await global.progressBuffer(library), daemon: global.daemonClient)
+                    for podcast in report.podcastsRemoved { try await removal.cancelUnfinishedDownloads(of: podcast) }
+                }
                 return (report, failures)
             }
         } catch let error as SyncError {

@@ -207,6 +207,7 @@ import TestSupport
         #expect(added.subscription != nil)
         #expect(report.podcastsToFetch == [added.id])
         #expect(try await world.library.podcast(id: world.podcastID)?.subscription == nil)
+        #expect(report.podcastsRemoved == [world.podcastID])
         #expect(report.addedThere == 0 && report.removedThere == 0, "what came from the server is not sent back")
 
         // Subscribed here again, and a feed read from a file: only the http one is sent, and the

@@ -32,7 +32,13 @@ extension DownloadError: Codable {
         case .incomplete(let received, let expected), .oversized(let received, let expected):
             try container.encode(received, forKey: .received)
             try container.encode(expected, forKey: .expected)
-        case .unusableRange(let detail), .unexpected(let detail): try container.encode(detail, forKey: .detail)
+        case .unusableRange(.startsElsewhere(let from)):
+            try container.encode("starts-elsewhere", forKey: .mismatch)
+            try container.encode(from, forKey: .from)
+        case .unusableRange(.notSatisfiable(let from)):
+            try container.encode("not-satisfiable", forKey: .mismatch)
+            try container.encode(from, forKey: .from)
+        case .unexpected(let detail): try container.encode(detail, forKey: .detail)
         case .serverKeepsEnding(let at, let total):
             try container.encode(at, forKey: .at)
             try container.encodeIfPresent(total, forKey: .total)
@@ -60,7 +66,10 @@ extension DownloadError: Codable {
             reason = .htmlInsteadOfMedia(expectedType: try container.decodeIfPresent(String.self, forKey: .expectedType))
         case "incomplete": reason = .incomplete(received: try int64(.received), expected: try int64(.expected))
         case "oversized": reason = .oversized(received: try int64(.received), expected: try int64(.expected))
-        case "unusable-range": reason = .unusableRange(try string(.detail))
+        case "unusable-range" where try container.decodeIfPresent(String.self, forKey: .mismatch) == "starts-elsewhere":
+            reason = .unusableRange(.startsElsewhere(from: try int64(.from)))
+        case "unusable-range" where try container.decodeIfPresent(String.self, forKey: .mismatch) == "not-satisfiable":
+            reason = .unusableRange(.notSatisfiable(from: try int64(.from)))
         case "server-keeps-ending":
             reason = .serverKeepsEnding(at: try int64(.at), of: try container.decodeIfPresent(Int64.self, forKey: .total))
         case "no-space": reason = .noSpace(path: try string(.path))

@@ -20,7 +20,7 @@ public struct DownloadError: Error, Hashable, Sendable {
         /// The body was longer than the announced size.
         case oversized(received: Int64, expected: Int64)
         /// The server kept answering ranges that do not fit the partial file.
-        case unusableRange(String)
+        case unusableRange(RangeMismatch)
         /// The server kept answering without bringing a byte past `at` (of `of`, when it
         /// announced a size): it ends every transfer at the same byte, or sends no byte at all.
         case serverKeepsEnding(at: Int64, of: Int64?)
@@ -109,5 +109,15 @@ public struct DownloadError: Error, Hashable, Sendable {
             return DownloadError(.noSpace(path: path), url: url)
         }
         return DownloadError(.fileSystem(operation: operation, path: path, errno: code), url: url)
+    }
+}
+
+extension DownloadError {
+    /// How a server's answer to a resume from byte `from` did not fit the partial file.
+    public enum RangeMismatch: Hashable, Sendable {
+        /// A 206 whose range does not start at `from`.
+        case startsElsewhere(from: Int64)
+        /// 416 Range Not Satisfiable, though the file is longer than `from`.
+        case notSatisfiable(from: Int64)
     }
 }

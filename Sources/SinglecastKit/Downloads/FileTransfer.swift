@@ -242,8 +242,8 @@ public struct FileTransfer: Sendable {
 
     enum Outcome {
         case finished(URL)
-        /// The partial file was dropped; try again from byte 0 (the reason says why).
-        case restart(String)
+        /// The partial file was dropped; try again from byte 0 (the mismatch says why).
+        case restart(DownloadError.RangeMismatch)
     }
 
     /// One request; `received` counts the body bytes it wrote, `answer` how far a usable answer got.
@@ -293,7 +293,7 @@ public struct FileTransfer: Sendable {
             let range = ContentRange(response.headers.first(name: "Content-Range"))
             guard let range, let first = range.first, first == onDisk else {
                 try startOver(fd, job)
-                return .restart("answered with a range that does not start at byte \(onDisk)")
+                return .restart(.startsElsewhere(from: onDisk))
             }
             start = onDisk
             total = range.total
@@ -311,7 +311,7 @@ public struct FileTransfer: Sendable {
                 throw DownloadError(.http(HTTPError(.status(416), url: url)), url: url)
             }
             try startOver(fd, job)
-            return .restart("answered 416 to a resume from byte \(onDisk)")
+            return .restart(.notSatisfiable(from: onDisk))
         default:
             preconditionFailure("status \(response.status) was checked above")
         }

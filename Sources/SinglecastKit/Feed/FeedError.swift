@@ -8,11 +8,23 @@ public struct FeedError: Error, Hashable, Sendable {
         /// It has no content (or only whitespace).
         case empty
         /// It is something other than RSS or Atom, and what it is.
-        case notAFeed(reason: String)
+        case notAFeed(Document)
         /// libxml2 refused it at `line`, with its message.
         case invalidXML(line: Int, message: String)
         /// The file could not be opened or read, and why.
         case unreadable(detail: String)
+    }
+
+    /// What a document that is not a feed is instead.
+    public enum Document: Hashable, Sendable {
+        /// An HTML page.
+        case html
+        /// JSON.
+        case json
+        /// Not markup at all; how its first line starts (at most 30 characters).
+        case text(start: String)
+        /// XML whose root element is `root`, not `<rss>`, `<rdf:RDF>` or Atom's `<feed>`.
+        case otherXML(root: String)
     }
 
     /// What is wrong with the document.
@@ -31,8 +43,8 @@ public struct FeedError: Error, Hashable, Sendable {
     }
 
     /// The document is something other than RSS or Atom, such as an HTML page or JSON.
-    public static func notAFeed(source: String, reason: String) -> FeedError {
-        FeedError(.notAFeed(reason: reason), source: source)
+    public static func notAFeed(source: String, document: Document) -> FeedError {
+        FeedError(.notAFeed(document), source: source)
     }
 
     /// libxml2 refused the document before any episode could be kept.
@@ -53,7 +65,8 @@ public struct FeedError: Error, Hashable, Sendable {
 }
 
 /// A feed's failure as a value (see ``UpdateFailure``): a `kind` (`empty-feed`, `not-a-feed`,
-/// `invalid-xml`, `unreadable-file`) and its details.
+/// `invalid-xml`, `unreadable-file`) and its details (for `not-a-feed`, `document`: `html`,
+/// `json`, `text` with its `start`, or `xml` with its `root`).
 extension FeedError: Codable {
     /// The machine-readable kind of the failure.
     public var kind: String {
@@ -66,8 +79,11 @@ extension FeedError: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, source, detail, line
+        case kind, source, detail, line, document, start, root
     }
+
+    /// A failure stored by an earlier version, which said what the document was in a sentence.
+    struct OldSentence: Error {}
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -75,13 +91,22 @@ extension FeedError: Codable {
         try container.encode(source.redactingURLPasswords, forKey: .source)
         switch reason {
         case .empty: break
-        case .notAFeed(let reason), .unreadable(let reason): try container.encode(reason, forKey: .detail)
+        case .notAFeed(.html): try container.encode("html", forKey: .document)
+        case .notAFeed(.json): try container.encode("json", forKey: .document)
+        case .notAFeed(.text(let start)):
+            try container.encode("text", forKey: .document)
+            try container.encode(start, forKey: .start)
+        case .notAFeed(.otherXML(let root)):
+            try container.encode("xml", forKey: .document)
+            try container.encode(root, forKey: .root)
+        case .unreadable(let detail): try container.encode(detail, forKey: .detail)
         case .invalidXML(let line, let message):
             try container.encode(line, forKey: .line)
             try container.encode(message, forKey: .detail)
         }
     }
 
+    /// Throws ``OldSentence`` for a `not-a-feed` an earlier version stored as a sentence.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let source = try container.decode(String.self, forKey: .source)
@@ -90,7 +115,16 @@ extension FeedError: Codable {
         case "empty-feed": self.init(.empty, source: source)
         case "invalid-xml": self.init(.invalidXML(line: try container.decode(Int.self, forKey: .line), message: detail), source: source)
         case "unreadable-file": self.init(.unreadable(detail: detail), source: source)
-        default: self.init(.notAFeed(reason: detail), source: source)
+        default:
+            let document: Document =
+                switch try container.decodeIfPresent(String.self, forKey: .document) {
+                case "html": .html
+                case "json": .json
+                case "text": .text(start: try container.decode(String.self, forKey: .start))
+                case "xml": .otherXML(root: try container.decode(String.self, forKey: .root))
+                default: throw OldSentence()
+                }
+            self.init(.notAFeed(document), source: source)
         }
     }
 }

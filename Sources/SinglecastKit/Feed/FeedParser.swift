@@ -200,30 +200,24 @@ public final class FeedParser {
     /// stopped.
     private func throwIfNotAFeed(atEnd: Bool) throws {
         if let root = reader.pointee.otherRoot {
-            let reason =
-                root.lowercased() == "html"
-                ? Self.htmlReason : "the root element is <\(root)>, not <rss>, <rdf:RDF> or Atom's <feed>"
-            throw FeedError.notAFeed(source: source, reason: reason)
+            throw FeedError.notAFeed(source: source, document: root.lowercased() == "html" ? .html : .otherXML(root: root))
         }
         guard !reader.pointee.isFeed, atEnd || isHalted else { return }
         let error = reader.pointee.firstError ?? FeedReader.XMLError(line: 1, message: "no root element")
         // libxml2 found no root element: say what the document is when that is plain.
         let start = String(decoding: filter.leadingBytes, as: UTF8.self)
-        let reason: String
+        let document: FeedError.Document
         if start.lowercased().hasPrefix("<!doctype html") || start.lowercased().hasPrefix("<html") {
-            reason = Self.htmlReason
+            document = .html
         } else if start.hasPrefix("{") || start.hasPrefix("[") {
-            reason = "the document is JSON, not RSS or Atom"
+            document = .json
         } else if !start.hasPrefix("<") {
-            let excerpt = start.prefix { !$0.isNewline }.prefix(30)
-            reason = "the document is not XML (it starts with \u{201C}\(excerpt)\u{201D})"
+            document = .text(start: String(start.prefix { !$0.isNewline }.prefix(30)))
         } else {
             throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
         }
-        throw FeedError.notAFeed(source: source, reason: reason)
+        throw FeedError.notAFeed(source: source, document: document)
     }
-
-    private static let htmlReason = "the document is HTML (an <html> page), not RSS or Atom"
 
     /// The SAX2 callbacks. Those left nil matter as much as those set: without `entityDecl`,
     /// `getParameterEntity`, `resolveEntity` and `externalSubset`, no declared entity is

@@ -4,7 +4,7 @@ import Foundation
 /// and the details that kind has. Shared, so that one detail has one name everywhere.
 enum FailureKeys: String, CodingKey {
     case kind, url, status, errno, lookupCode, detail, refused, expectedType, received, expected, at, total, path,
-        operation, retryAfterSeconds, gaveUpAfterSeconds
+        operation, retryAfterSeconds, gaveUpAfterSeconds, mismatch, from, redirect, limit
 }
 
 /// A failure value as one line of JSON, its kind and details (never a sentence): the text a
@@ -42,7 +42,13 @@ extension HTTPError {
         case .status(let code): try container.encode(code, forKey: .status)
         case .unreachable(.system(let code)): try container.encode(code, forKey: .errno)
         case .unreachable(.nameResolution(let code)): try container.encode(code, forKey: .lookupCode)
-        case .unreachable(.other(let text)), .redirect(let text), .tlsHandshakeFailed(let text):
+        case .redirect(.withoutLocation(let status)):
+            try container.encode("without-location", forKey: .redirect)
+            try container.encode(status, forKey: .status)
+        case .redirect(.tooMany(let limit)):
+            try container.encode("too-many", forKey: .redirect)
+            try container.encode(limit, forKey: .limit)
+        case .unreachable(.other(let text)), .tlsHandshakeFailed(let text):
             try container.encode(text.redactingURLPasswords, forKey: .detail)
         case .bodyTooLarge(let limit): try container.encode(limit, forKey: .expected)
         case .unauthorized(let refused): try container.encode(refused, forKey: .refused)
@@ -68,7 +74,10 @@ extension HTTPError {
             } else {
                 reason = .unreachable(.other(try container.decodeIfPresent(String.self, forKey: .detail) ?? ""))
             }
-        case "redirect": reason = .redirect(try string(.detail))
+        case "redirect" where try container.decodeIfPresent(String.self, forKey: .redirect) == "without-location":
+            reason = .redirect(.withoutLocation(status: try container.decode(Int.self, forKey: .status)))
+        case "redirect" where try container.decodeIfPresent(String.self, forKey: .redirect) == "too-many":
+            reason = .redirect(.tooMany(limit: try container.decode(Int.self, forKey: .limit)))
         case "unsupported-url": reason = .unsupportedURL
         case "body-too-large": reason = .bodyTooLarge(try container.decode(Int.self, forKey: .expected))
         case "connection-closed": reason = .connectionClosed

@@ -18,7 +18,7 @@ public struct HTTPError: Error, Hashable, Sendable {
         /// The host could not be reached (DNS failure, refused or reset connection), and why.
         case unreachable(NetworkCause)
         /// A redirect chain went past the hop limit or pointed nowhere.
-        case redirect(String)
+        case redirect(RedirectProblem)
         /// The URL is not an http(s) URL.
         case unsupportedURL
         /// The body was larger than the caller allows.
@@ -122,5 +122,15 @@ public struct HTTPError: Error, Hashable, Sendable {
             return beforeFile.split(separator: ":").last.map(String.init) ?? text
         }
         return names.isEmpty ? "\(error)" : names.joined(separator: ", ")
+    }
+}
+
+extension HTTPError {
+    /// How following redirects failed.
+    public enum RedirectProblem: Hashable, Sendable {
+        /// A redirect with `status` had no Location, or one that is not a URL.
+        case withoutLocation(status: Int)
+        /// The chain was longer than `limit` redirects.
+        case tooMany(limit: Int)
     }
 }

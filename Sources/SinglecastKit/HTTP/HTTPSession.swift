@@ -129,14 +129,14 @@ public final class HTTPSession: Sendable {
             guard let location = response.headers.first(name: "Location"),
                 let next = URL(string: location, relativeTo: current)?.absoluteURL.carryingUserInfo(from: current)
             else {
-                throw HTTPError(.redirect("HTTP \(status) redirect without a usable Location"), url: current)
+                throw HTTPError(.redirect(.withoutLocation(status: status)), url: current)
             }
             try await discard(response.body, url: current)
             stillPermanent = stillPermanent && (status == 301 || status == 308)
             if stillPermanent { permanentURL = next }
             current = next
         }
-        throw HTTPError(.redirect("more than \(configuration.maximumRedirects) redirects"), url: url)
+        throw HTTPError(.redirect(.tooMany(limit: configuration.maximumRedirects)), url: url)
     }
 
     /// Reads a whole response body of at most `limit` bytes.

@@ -57,8 +57,10 @@ extension UpdateFailure: Codable {
             let http = try HTTPError.stored(kind: kind, url: url, from: container)
         {
             self = .http(http)
-        } else if ["empty-feed", "not-a-feed", "invalid-xml", "unreadable-file"].contains(kind) {
-            self = .feed(try FeedError(from: decoder))
+        } else if ["empty-feed", "not-a-feed", "invalid-xml", "unreadable-file"].contains(kind),
+            let feed = try? FeedError(from: decoder)
+        {
+            self = .feed(feed)
         } else {
             self = .unexpected(try container.decodeIfPresent(String.self, forKey: .detail) ?? kind)
         }

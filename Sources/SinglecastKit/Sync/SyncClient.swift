@@ -321,6 +321,7 @@ final class SyncClient: Sendable {
             }
             return Answer(status: status, headers: headers, body: data)
         }
-        throw SyncError(.transport(.redirect("too many redirects"), request: request), server: account)
+        throw SyncError(
+            .transport(.redirect(.tooMany(limit: session.configuration.maximumRedirects)), request: request), server: account)
     }
 }

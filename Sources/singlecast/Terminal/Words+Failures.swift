@@ -37,8 +37,8 @@ extension Words {
             return "\(url): timed out waiting for data"
         case .unreachable(let cause):
             return "\(url) is unreachable: \(Self.cause(cause))"
-        case .redirect(let detail):
-            return "\(url): \(detail.redactingURLPasswords)"
+        case .redirect(let problem):
+            return "\(url): \(redirect(problem))"
         case .unsupportedURL:
             return "\(url) is not an http or https URL"
         case .bodyTooLarge(let limit):
@@ -62,6 +62,14 @@ extension Words {
         }
     }
 
+    /// `HTTP 302 redirect without a usable Location`, `more than 20 redirects`.
+    static func redirect(_ problem: HTTPError.RedirectProblem) -> String {
+        switch problem {
+        case .withoutLocation(let status): "HTTP \(status) redirect without a usable Location"
+        case .tooMany(let limit): "more than \(limit) redirects"
+        }
+    }
+
     /// `HTTP 404 Not Found`, or `HTTP 599` for a status without a reason phrase.
     static func httpStatus(_ code: Int) -> String {
         let phrase = HTTPResponseStatus(statusCode: code).reasonPhrase
@@ -82,9 +90,19 @@ extension Words {
         let source = error.source.redactingURLPasswords
         switch error.reason {
         case .empty: return "\(source) is empty"
-        case .notAFeed(let reason): return "\(source) is not a podcast feed: \(reason)"
+        case .notAFeed(let document): return "\(source) is not a podcast feed: \(notAFeed(document))"
         case .invalidXML(let line, let message): return "\(source): XML error at line \(line): \(message)"
         case .unreadable(let detail): return "cannot read \(source): \(detail)"
+        }
+    }
+
+    /// What a document that is not a feed is instead.
+    static func notAFeed(_ document: FeedError.Document) -> String {
+        switch document {
+        case .html: "the document is HTML (an <html> page), not RSS or Atom"
+        case .json: "the document is JSON, not RSS or Atom"
+        case .text(let start): "the document is not XML (it starts with \u{201C}\(start)\u{201D})"
+        case .otherXML(let root): "the root element is <\(root)>, not <rss>, <rdf:RDF> or Atom's <feed>"
         }
     }
 
@@ -135,7 +153,8 @@ extension Words {
             case .htmlInsteadOfMedia(let expected): "\(url) sent an HTML page instead of \(expected ?? "the episode's audio or video")"
             case .incomplete(let received, let expected): "\(url) sent \(received) of \(expected) bytes before the connection closed"
             case .oversized(let received, let expected): "\(url) sent \(received) bytes although it announced \(expected)"
-            case .unusableRange(let detail): "\(url): \(detail)"
+            case .unusableRange(.startsElsewhere(let from)): "\(url) answered with a range that does not start at byte \(from)"
+            case .unusableRange(.notSatisfiable(let from)): "\(url) answered 416 to a resume from byte \(from)"
             case .serverKeepsEnding(let at, let total): "\(url): the server keeps ending the transfer at " + endedAt(at, of: total)
             case .noSpace(let path): "no space left on device while writing \(path)"
             case .fileSystem(let operation, let path, let code): fileSystem(operation, path, code)

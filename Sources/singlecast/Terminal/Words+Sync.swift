@@ -82,7 +82,7 @@ extension Words {
         case .certificateExpired: "its certificate has expired"
         case .certificateWrongHost: "its certificate is for another host"
         case .tlsHandshakeFailed(let detail): "the TLS handshake failed (\(detail))"
-        case .redirect(let detail): detail
+        case .redirect(let problem): redirect(problem)
         case .unsupportedURL: "not an http or https URL"
         case .status(let code): "HTTP \(code)"
         case .unauthorized: "user name and password refused"

@@ -360,20 +360,11 @@ private func date(_ iso8601: String) -> Date {
     }
 
     @Test(arguments: [
-        ("not-a-feed.html", FeedError.notAFeed(source: "not-a-feed.html", reason: "the document is HTML (an <html> page), not RSS or Atom")),
-        (
-            "not-a-feed-lowercase-doctype.html",
-            FeedError.notAFeed(source: "not-a-feed-lowercase-doctype.html", reason: "the document is HTML (an <html> page), not RSS or Atom")
-        ),
-        ("not-a-feed.json", FeedError.notAFeed(source: "not-a-feed.json", reason: "the document is JSON, not RSS or Atom")),
-        (
-            "not-a-feed.txt",
-            FeedError.notAFeed(source: "not-a-feed.txt", reason: "the document is not XML (it starts with \u{201C}This is just some text.\u{201D})")
-        ),
-        (
-            "other-root.xml",
-            FeedError.notAFeed(source: "other-root.xml", reason: "the root element is <opml>, not <rss>, <rdf:RDF> or Atom's <feed>")
-        ),
+        ("not-a-feed.html", FeedError.notAFeed(source: "not-a-feed.html", document: .html)),
+        ("not-a-feed-lowercase-doctype.html", FeedError.notAFeed(source: "not-a-feed-lowercase-doctype.html", document: .html)),
+        ("not-a-feed.json", FeedError.notAFeed(source: "not-a-feed.json", document: .json)),
+        ("not-a-feed.txt", FeedError.notAFeed(source: "not-a-feed.txt", document: .text(start: "This is just some text."))),
+        ("other-root.xml", FeedError.notAFeed(source: "other-root.xml", document: .otherXML(root: "opml"))),
         ("empty.xml", FeedError.empty(source: "empty.xml")),
         ("whitespace-only.xml", FeedError.empty(source: "whitespace-only.xml")),
     ])

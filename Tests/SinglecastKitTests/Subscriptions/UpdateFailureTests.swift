@@ -13,7 +13,9 @@ import Testing
         (.http(HTTPError(.unreachable(.nameResolution(code: EAI_NONAME)), url: url)), "host-not-found"),
         (.http(HTTPError(.certificateExpired, url: url)), "certificate-expired"),
         (.feed(.empty(source: url.absoluteString)), "empty-feed"),
-        (.feed(.notAFeed(source: url.absoluteString, reason: "it is an HTML page")), "not-a-feed"),
+        (.feed(.notAFeed(source: url.absoluteString, document: .html)), "not-a-feed"),
+        (.feed(.notAFeed(source: url.absoluteString, document: .text(start: "Hello"))), "not-a-feed"),
+        (.feed(.notAFeed(source: url.absoluteString, document: .otherXML(root: "opml"))), "not-a-feed"),
         (.feed(.invalidXML(source: url.absoluteString, line: 12, message: "expected '>'")), "invalid-xml"),
         (.feed(.unreadableFile(path: "/x/feed.xml", detail: "Permission denied")), "unreadable-file"),
         (.unexpected("the database is locked"), "unexpected"),
@@ -38,5 +40,8 @@ import Testing
     @Test func aSentenceAnEarlierVersionStoredReadsAsUnexpected() {
         #expect(UpdateFailure.stored("https://h/feed.xml answered HTTP 404 Not Found")
             == .unexpected("https://h/feed.xml answered HTTP 404 Not Found"))
+        // A value whose detail was a sentence.
+        #expect(UpdateFailure.stored(#"{"kind":"not-a-feed","source":"https://h/feed.xml","detail":"the document is JSON, not RSS or Atom"}"#)
+            == .unexpected("the document is JSON, not RSS or Atom"))
     }
 }

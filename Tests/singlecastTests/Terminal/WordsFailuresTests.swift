@@ -40,7 +40,7 @@ import Testing
         let url = try #require(URL(string: "https://alice:s3cret@example.org/feed.xml"))
         let reasons: [HTTPError.Reason] = [
             .status(404), .connectTimeout, .readTimeout, .unreachable(.other("https://alice:s3cret@example.org refused")),
-            .redirect("to https://alice:s3cret@example.org/x"), .unsupportedURL, .bodyTooLarge(1_048_576),
+            .redirect(.tooMany(limit: 20)), .redirect(.withoutLocation(status: 302)), .unsupportedURL, .bodyTooLarge(1_048_576),
             .connectionClosed, .unauthorized(refused: false), .unauthorized(refused: true), .certificateNotTrusted,
             .certificateExpired, .certificateWrongHost, .tlsHandshakeFailed("WRONG_VERSION_NUMBER"),
         ]
@@ -59,8 +59,11 @@ import Testing
 
     @Test func feedFailuresNameTheSourceAndLine() {
         #expect(
-            Words.feed(.notAFeed(source: "https://x/feed.xml", reason: "the document is HTML (an <html> page), not RSS or Atom"))
+            Words.feed(.notAFeed(source: "https://x/feed.xml", document: .html))
                 == "https://x/feed.xml is not a podcast feed: the document is HTML (an <html> page), not RSS or Atom")
+        #expect(Words.notAFeed(.json) == "the document is JSON, not RSS or Atom")
+        #expect(Words.notAFeed(.text(start: "Hello")) == "the document is not XML (it starts with \u{201C}Hello\u{201D})")
+        #expect(Words.notAFeed(.otherXML(root: "opml")) == "the root element is <opml>, not <rss>, <rdf:RDF> or Atom's <feed>")
         #expect(Words.feed(.invalidXML(source: "feed.xml", line: 12, message: "oops")) == "feed.xml: XML error at line 12: oops")
         #expect(Words.feed(.empty(source: "feed.xml")) == "feed.xml is empty")
         #expect(
@@ -92,6 +95,10 @@ import Testing
         #expect(
             Words.failure(DownloadError(.serverKeepsEnding(at: 1_000_000, of: nil), url: url))
                 == "https://h/ep.mp3: the server keeps ending the transfer at 1.0 MB")
+        #expect(
+            Words.failure(DownloadError(.unusableRange(.notSatisfiable(from: 10)), url: url))
+                == "\(url) answered 416 to a resume from byte 10")
+        #expect(Words.redirect(.withoutLocation(status: 302)) == "HTTP 302 redirect without a usable Location")
         #expect(Words.failure(DownloadError(.noSpace(path: "/x/ep.mp3.part"), url: url)) == "no space left on device while writing /x/ep.mp3.part")
         #expect(
             Words.failure(DownloadError(.fileSystem(operation: "rename", path: "/x/ep.mp3", errno: EACCES), url: url))

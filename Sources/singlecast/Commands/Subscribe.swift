@@ -61,7 +61,7 @@ extension Singlecast {
                         }
                     } catch {
                         failures += 1
-                        printError("error: \(feed): \(Words.error(error) ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)")")
+                        printError("error: \(feed): \(Words.sentence(for: error))")
                     }
                 }
             }

@@ -24,6 +24,12 @@ extension Words {
         }
     }
 
+    /// Any error in words: the library's failures as ``error(_:)`` words them, others as they
+    /// describe themselves (for a failure that does not end the command).
+    static func sentence(for error: any Error) -> String {
+        Self.error(error) ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+    }
+
     /// `URL answered HTTP 404 Not Found`, `URL is unreachable: Connection refused`, …
     static func http(_ error: HTTPError) -> String {
         let host = error.url.host(percentEncoded: false) ?? "the server"

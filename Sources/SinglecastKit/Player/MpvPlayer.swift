@@ -148,6 +148,7 @@ public struct MpvPlayer: Player {
         var status: Int?
         do {
             let response = try await session.get(url, headers: [("Range", "bytes=0-0")])
+            if !(200..<300).contains(response.status) { status = response.status }
             var body = response.body.makeAsyncIterator()
             _ = try? await body.next()
         } catch let error as HTTPError {

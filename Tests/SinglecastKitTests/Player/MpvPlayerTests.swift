@@ -289,6 +289,24 @@ import TestSupport
         }
     }
 
+    /// What the session asks the server when mpv's own log line with the status did not
+    /// arrive before mpv ended (its messages and its exit race).
+    @Test(arguments: [404, 410, 503])
+    func theStatusProbeLearnsAnErrorStatus(status: Int) async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        // An unknown path answers 404; the others answer their status once, then the audio.
+        if status != 404 {
+            server.serve(path: "/episode.wav", data: TestAudio.wavData(seconds: 1), contentType: "audio/wav", faults: [.status(status)])
+        }
+        server.serve(path: "/fine.wav", data: TestAudio.wavData(seconds: 1), contentType: "audio/wav")
+        let player = MpvPlayer(
+            executable: PlayerExecutable(path: "/nonexistent/mpv"), libraryDirectory: URL(fileURLWithPath: NSTemporaryDirectory()),
+            terminalOutput: .discard)
+        #expect(await player.failingStatus(of: server.url("/episode.wav")) == status)
+        #expect(await player.failingStatus(of: server.url("/fine.wav")) == nil)
+    }
+
     @Test func aFileThatIsNotAudioFailsBeforeStarting() async throws {
         try await playing({ fixture in
             let path = fixture.folder.appendingPathComponent("episode.mp3").path

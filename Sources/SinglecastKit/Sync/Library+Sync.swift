@@ -50,6 +50,8 @@ struct UnsentAction: Sendable {
     var isShareable: Bool
     /// The episode's length from its feed, for a played mark recorded without one.
     var duration: Int?
+    /// The episode's downloaded file, for a played mark without a length from anywhere else.
+    var file: String?
 }
 
 extension Library {
@@ -193,6 +195,10 @@ extension Library {
                       CASE WHEN episodeAction.action = 'play' AND episodeAction.position IS NULL THEN
                         (SELECT duration FROM episode WHERE episode.podcastId = podcast.id
                           AND episode.enclosureURL = episodeAction.episodeURL LIMIT 1)
+                      END,
+                      CASE WHEN episodeAction.action = 'play' AND episodeAction.position IS NULL THEN
+                        (SELECT file FROM download WHERE download.enclosureURL = episodeAction.episodeURL
+                          AND download.state = 'completed')
                       END
                     FROM episodeAction
                     LEFT JOIN podcast ON podcast.feedKey = episodeAction.podcastURL AND podcast.subscribedAt IS NOT NULL
@@ -217,7 +223,7 @@ extension Library {
                     }
                     shareable = podcast && SyncWire.isShareable(action.episodeURL)
                 }
-                unsent.append(UnsentAction(id: row[0], action: action, isShareable: shareable, duration: row[10]))
+                unsent.append(UnsentAction(id: row[0], action: action, isShareable: shareable, duration: row[10], file: row[11]))
             }
             return unsent
         }

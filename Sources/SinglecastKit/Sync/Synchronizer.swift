@@ -135,7 +135,8 @@ public struct Synchronizer: Sendable {
         /// The id of the last action the batch covers (sent or not).
         var last: Int64
         var actions: [SyncWire.SentAction] = []
-        /// Played marks left out because the episode's length is not known.
+        /// Played marks left out because the episode's length is known neither from its feed
+        /// nor from a downloaded file.
         var playedWithoutLength = 0
     }
 
@@ -145,7 +146,12 @@ public struct Synchronizer: Sendable {
         guard let last = window.last else { return nil }
         var batch = OutgoingBatch(last: last.id)
         for unsent in window where unsent.isShareable {
-            let sent = SyncWire.SentAction(unsent.action, device: device, total: unsent.duration)
+            var total = unsent.duration
+            if total == nil, let file = unsent.file {
+                // A played mark whose feed gives no length: the downloaded file's own.
+                total = try await OffPool.run { MediaDuration.seconds(ofFileAt: file) }.map { Int($0.rounded()) }
+            }
+            let sent = SyncWire.SentAction(unsent.action, device: device, total: total)
             if unsent.action.kind == .play && sent.position == nil {
                 batch.playedWithoutLength += 1
                 continue

@@ -395,6 +395,37 @@ import TestSupport
         try await world.stop()
     }
 
+    @Test func aPlayedMarkWithoutALengthInTheFeedTakesTheDownloadedFilesLength() async throws {
+        let world = try await World.start()
+        var feed = Self.feed(2)
+        feed.episodes[0].duration = nil
+        feed.episodes[1].duration = nil
+        try await world.library.saveFeed(feed, feedKey: Self.feedURL)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-length-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("episode.wav")
+        try TestAudio.wavData(seconds: 7).write(to: file)
+        let downloaded = try await world.entry(0)
+        let url = try #require(downloaded.episode.enclosure?.url)
+        try await world.library.withDownloadStore { store in
+            var download = try #require(
+                try store.insert(
+                    Download(id: 0, enclosureURL: url, state: .downloading, file: file.path, podcastTitle: "Show", episodeTitle: "E0")))
+            download.state = .completed
+            try store.update(download)
+        }
+        try await world.library.recordPlayback(episodeID: downloaded.id, .played(total: nil))
+        try await world.library.recordPlayback(episodeID: try await world.entry(1).id, .played(total: nil))
+        let report = try await world.sync()
+        #expect(report.playedWithoutLength == 1, "the episode without a file has no length")
+        let played = world.server.storedActions.map(\.object).filter { $0["action"] as? String == "play" }
+        #expect(played.count == 1)
+        #expect(played.first?["episode"] as? String == url)
+        #expect(played.first?["position"] as? Int == 7 && played.first?["total"] as? Int == 7)
+        try await world.stop()
+    }
+
     @Test func listsDevices() async throws {
         let world = try await World.start()
         world.server.addDevice(user: "alice", id: "phone", caption: "AntennaPod on Pixel", type: "mobile")

@@ -5,8 +5,10 @@ import Foundation
 /// once the process is gone.
 struct MpvPlayback: Sendable, Equatable {
     /// The properties ``MpvSession`` observes; their changes arrive as
-    /// ``MpvMessage/propertyChange(name:value:)``.
-    static let observedProperties = ["time-pos", "pause", "duration", "speed", "chapter-list", "chapter"]
+    /// ``MpvMessage/propertyChange(name:value:)``. mpv sends the changes it has gathered in this
+    /// order, so the length and the chapters come before the first position: a start that waits
+    /// for its position (see `playback-restart`) then knows them.
+    static let observedProperties = ["duration", "chapter-list", "time-pos", "pause", "speed", "chapter"]
 
     struct EndFile: Sendable, Equatable {
         /// `eof`, `stop`, `quit` or `error`.
@@ -142,13 +144,15 @@ struct MpvPlayback: Sendable, Equatable {
             guard let seconds = value?.double else { return [] }
             position = seconds
             positionSinceSeek = true
-            guard endFile == nil else { return [] }
-            if awaitingStartPosition { return start(at: seconds) }
-            guard started else { return [] }
             if awaitingSeekPosition {
+                // Even after the end of the file: mpv's end-file event may overtake the position
+                // a seek near the end reached.
                 awaitingSeekPosition = false
                 return [.seeked(seconds)]
             }
+            guard endFile == nil else { return [] }
+            if awaitingStartPosition { return start(at: seconds) }
+            guard started else { return [] }
             return [.position(seconds)]
         case "duration":
             if let seconds = value?.double { duration = seconds }

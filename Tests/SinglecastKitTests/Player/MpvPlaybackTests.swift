@@ -112,6 +112,39 @@ import Testing
         #expect(events == [.started(position: 55, duration: 120), .position(55.1)])
     }
 
+    /// On a busy machine `playback-restart` may come before the gathered property changes,
+    /// which mpv sends in the order they were observed: the length before the position.
+    @Test func aStartBeforeItsPropertiesKnowsTheLength() {
+        var playback = MpvPlayback()
+        let gathered = ["duration", "time-pos"].sorted {
+            MpvPlayback.observedProperties.firstIndex(of: $0)! < MpvPlayback.observedProperties.firstIndex(of: $1)!
+        }.map { name in
+            name == "duration"
+                ? #"{"event":"property-change","id":1,"name":"duration","data":60.0}"#
+                : #"{"event":"property-change","id":3,"name":"time-pos","data":0.0}"#
+        }
+        let events = feed(
+            [#"{"event":"start-file","playlist_entry_id":1}"#, #"{"event":"file-loaded"}"#, #"{"event":"playback-restart"}"#]
+                + gathered, into: &playback)
+        #expect(events == [.started(position: 0, duration: 60)])
+    }
+
+    /// A seek near the end: mpv's end-file event may overtake the position the seek reached.
+    @Test func aSeekWhosePositionComesAfterTheEndOfTheFileIsReported() {
+        var playback = MpvPlayback()
+        _ = feed(Self.loading, into: &playback)
+        let events = feed(
+            [
+                #"{"event":"seek"}"#,
+                #"{"event":"playback-restart"}"#,
+                #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":5.6}"#,
+                #"{"event":"property-change","id":1,"name":"time-pos","data":5.9}"#,
+            ], into: &playback)
+        #expect(events == [.seeked(5.6)])
+        #expect(playback.end() == PlaybackEnd(position: 5.9, duration: 6, reason: .endOfFile))
+    }
+
     @Test func nothingIsReportedBeforeTheStartButTheLastPosition() {
         var playback = MpvPlayback()
         let events = feed(

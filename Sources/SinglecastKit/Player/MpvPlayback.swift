@@ -75,8 +75,14 @@ struct MpvPlayback: Sendable, Equatable {
         case .event:
             return []
         case .endFile(let reason, let fileError):
-            if reason != "redirect", endFile == nil { endFile = EndFile(reason: reason, fileError: fileError) }
-            return []
+            guard reason != "redirect", endFile == nil else { return [] }
+            endFile = EndFile(reason: reason, fileError: fileError)
+            guard started, seeking || awaitingSeekPosition else { return [] }
+            // A seek near the end: its position may have come before mpv's seek event, or not
+            // at all before the end of the file. It ends at the last position mpv reported.
+            seeking = false
+            awaitingSeekPosition = false
+            return [.seeked(position ?? 0)]
         case .log(let level, _, let text):
             logged(level: level, text: text)
             return []
@@ -144,15 +150,13 @@ struct MpvPlayback: Sendable, Equatable {
             guard let seconds = value?.double else { return [] }
             position = seconds
             positionSinceSeek = true
-            if awaitingSeekPosition {
-                // Even after the end of the file: mpv's end-file event may overtake the position
-                // a seek near the end reached.
-                awaitingSeekPosition = false
-                return [.seeked(seconds)]
-            }
             guard endFile == nil else { return [] }
             if awaitingStartPosition { return start(at: seconds) }
             guard started else { return [] }
+            if awaitingSeekPosition {
+                awaitingSeekPosition = false
+                return [.seeked(seconds)]
+            }
             return [.position(seconds)]
         case "duration":
             if let seconds = value?.double { duration = seconds }

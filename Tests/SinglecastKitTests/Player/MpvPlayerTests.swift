@@ -101,7 +101,7 @@ import TestSupport
             _ = try #require(await recorder.started())
             try await session.seek(to: 4.6)
             guard case .seeked(let position) = await recorder.first(where: { if case .seeked = $0 { true } else { false } })
-            else { Issue.record("no seeked event"); return }
+            else { Issue.record("no seeked event in \(recorder.events)"); return }
             #expect(abs(position - 4.6) < 0.2)
             let end = try #require(await recorder.end())
             #expect(end.reason == .endOfFile)

@@ -3,8 +3,8 @@ import Foundation
 /// Runs the user's `--on-complete` command for a finished download, without waiting for it.
 enum CompletionHook {
     /// Runs `/bin/sh -c COMMAND singlecast-hook FILE` with `SINGLECAST_FILE` and
-    /// `SINGLECAST_TITLE` set, and logs how it ended.
-    static func run(_ command: String, file: String, title: String, log: @escaping @Sendable (String) -> Void) {
+    /// `SINGLECAST_TITLE` set, and reports a failure to start or a non-zero exit.
+    static func run(_ command: String, file: String, title: String, report: @escaping @Sendable (DaemonEvent) -> Void) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command, "singlecast-hook", file]
@@ -15,13 +15,13 @@ enum CompletionHook {
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { finished in
             if finished.terminationStatus != 0 {
-                log("on-complete hook exited with status \(finished.terminationStatus) for \(file)")
+                report(.hookFailed(file: file, status: finished.terminationStatus))
             }
         }
         do {
             try process.run()
         } catch {
-            log("on-complete hook could not start for \(file): \(error.localizedDescription)")
+            report(.hookDidNotStart(file: file, detail: describing(error)))
         }
     }
 }

@@ -30,7 +30,7 @@ public actor DownloadDaemon {
     public static let clientTimeout: Duration = .seconds(5)
 
     private let configuration: Configuration
-    private let log: @Sendable (String) -> Void
+    private let report: @Sendable (DaemonEvent) -> Void
     private var engine: DownloadEngine?
     private var control: DownloadControl?
     /// What the idle time, a client's time to send and the downloads' waits are timed by.
@@ -42,15 +42,15 @@ public actor DownloadDaemon {
     /// - Parameters:
     ///   - clock: what the idle time, a client's time to send its request and the downloads'
     ///     waits for the network are timed by (tests pass one they advance).
-    ///   - log: receives one line per thing worth logging.
+    ///   - report: receives what the daemon does, for its log.
     public init(
         configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
-        log: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (DaemonEvent) -> Void
     ) {
         self.configuration = configuration
         self.clock = ErasedClock(clock)
         self.lastActivity = self.clock.now
-        self.log = log
+        self.report = report
     }
 
     /// Runs until the idle time passes with nothing to do, or ``stop()``.
@@ -62,15 +62,15 @@ public actor DownloadDaemon {
         let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: configuration.libraryDirectory))
         try await buffer.rebuild()
         let session = HTTPSession(configuration: configuration.http)
-        let log = self.log
+        let report = self.report
         let hook = configuration.onComplete
         let engine = DownloadEngine(
             buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: configuration.retryPolicy, clock: clock),
             maximumConcurrentDownloads: configuration.jobs, giveUp: .fail
         ) { event in
-            Self.logEvent(event, log: log)
+            report(.download(event))
             if case .completed(let download) = event, let hook {
-                CompletionHook.run(hook, file: download.file, title: download.episodeTitle, log: log)
+                CompletionHook.run(hook, file: download.file, title: download.episodeTitle, report: report)
             }
         }
         self.engine = engine
@@ -78,11 +78,11 @@ public actor DownloadDaemon {
 
         // Listening comes first: the socket's mode is set before any download creates a file.
         let server = try await Self.listen(on: paths.socket)
-        log("listening on \(paths.socket) (process \(getpid()))")
+        report(.listening(socket: paths.socket, processID: getpid()))
 
         let interrupted = try await library.downloads().filter { $0.background && $0.state == .interrupted }
         if !interrupted.isEmpty {
-            log("resuming \(interrupted.count) interrupted download\(interrupted.count == 1 ? "" : "s")")
+            report(.resuming(count: interrupted.count))
             try await engine.enqueue(interrupted.map(DownloadRequest.init), background: true)
         }
 
@@ -99,13 +99,13 @@ public actor DownloadDaemon {
                 }
             }
         } catch {
-            log("control socket closed: \(error)")
+            report(.controlSocketClosed(detail: describing(error)))
         }
         await engine.stopAll()
         unlink(paths.socket)
         try? await session.shutdown()
         withExtendedLifetime(lock) {}
-        log("stopped")
+        report(.stopped)
     }
 
     /// Stops the daemon: running downloads become interrupted (resumed at the next start).
@@ -128,7 +128,7 @@ public actor DownloadDaemon {
             }
             let quietFor = clock.now - lastActivity
             if quietFor >= idleExit, await engine.isIdle {
-                log("idle for \(idleExit), exiting")
+                report(.idle(for: idleExit))
                 break
             }
             await sleep(for: max(idleExit - quietFor, .milliseconds(10)))
@@ -271,27 +271,6 @@ public actor DownloadDaemon {
             return ControlReply(ok: true)
         case .status:
             return ControlReply(ok: true, downloads: try await control.buffer.library.downloads().map(WireDownload.init))
-        }
-    }
-
-    private static func logEvent(_ event: DownloadEvent, log: @Sendable (String) -> Void) {
-        switch event {
-        case .queued(let download): log("queued #\(download.id): \(download.episodeTitle)")
-        case .started(let download): log("downloading #\(download.id): \(download.episodeTitle) from byte \(download.receivedBytes)")
-        case .completed(let download): log("completed #\(download.id): \(download.file)")
-        case .failed(let download): log("failed #\(download.id): \(download.failure?.description ?? "")")
-        case .retrying(let download):
-            let at = download.nextTryAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
-            log("retrying #\(download.id) at \(at): \(download.retryReason?.rawValue ?? "")")
-        case .stopped(let download): log("\(download.state.rawValue) #\(download.id): \(download.episodeTitle)")
-        case .alreadyDownloaded(let download): log("already downloaded: \(download.file)")
-        case .ownedElsewhere(let download): log("owned by process \(download.owner?.processID ?? 0): \(download.episodeTitle)")
-        case .deletedByRetention(let download): log("deleted by retention #\(download.id): \(download.file)")
-        case .extras(let download, let files):
-            for file in files {
-                log(file.failure.map { "extra not saved #\(download.id): \($0)" } ?? "extra saved #\(download.id): \(file.file)")
-            }
-        case .progress: break
         }
     }
 }

@@ -44,8 +44,10 @@ extension Singlecast {
             configuration.http = global.httpConfiguration(compressed: false)
             configuration.retryPolicy.giveUpAfter = try GiveUpTime.resolve(
                 option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.daemonGiveUp)
-            let daemon = DownloadDaemon(configuration: configuration) { line in
-                printError("\(Date().formatted(.iso8601)) \(line)")
+            let daemon = DownloadDaemon(configuration: configuration) { event in
+                guard let text = Words.daemonLog(event) else { return }
+                let stamp = Date().formatted(.iso8601)
+                for line in text.split(separator: "\n") { printError("\(stamp) \(line)") }
             }
             _ = try await SignalGuard.run(onSignal: { await daemon.stop() }) {
                 try await daemon.run()

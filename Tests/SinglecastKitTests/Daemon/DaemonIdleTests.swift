@@ -18,9 +18,11 @@ import TestSupport
         var configuration = DownloadDaemon.Configuration(libraryDirectory: folder)
         configuration.idleExit = .seconds(4)
         let clock = TestClock()
-        let lines = Mutex<[String]>([])
-        let daemon = DownloadDaemon(configuration: configuration, clock: clock) { line in lines.withLock { $0.append(line) } }
-        let retries = { lines.withLock { $0.filter { $0.hasPrefix("retrying #1 at ") }.count } }
+        let retrying = Mutex(0)
+        let daemon = DownloadDaemon(configuration: configuration, clock: clock) { event in
+            if case .download(.retrying(let download)) = event, download.id == 1 { retrying.withLock { $0 += 1 } }
+        }
+        let retries = { retrying.withLock { $0 } }
         let ended = DoneFlag()
         let running = Task {
             defer { ended.set() }

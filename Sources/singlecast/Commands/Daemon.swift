@@ -45,9 +45,8 @@ extension Singlecast {
             configuration.retryPolicy.giveUpAfter = try GiveUpTime.resolve(
                 option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.daemonGiveUp)
             let daemon = DownloadDaemon(configuration: configuration) { event in
-                guard let text = Words.daemonLog(event) else { return }
                 let stamp = Date().formatted(.iso8601)
-                for line in text.split(separator: "\n") { printError("\(stamp) \(line)") }
+                for line in Words.daemonLog(event) { printError("\(stamp) \(line)") }
             }
             _ = try await SignalGuard.run(onSignal: { await daemon.stop() }) {
                 try await daemon.run()

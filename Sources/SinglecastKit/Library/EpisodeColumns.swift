@@ -7,7 +7,7 @@ import GRDBSQLite
 /// field to `Episode` means adding one line here and a migration.
 ///
 /// Rows are read with GRDB's `Row.fetchCursor`, columns by index; they are written with
-/// ``Binder``, which says why it is not GRDB's.
+/// ``StatementBinder``, which says why it is not GRDB's.
 enum EpisodeColumns {
     /// One stored property of an episode: its column, its value for an episode, and how to put
     /// it back from a row (the column's index in the row given); `isListed` when listings
@@ -204,7 +204,7 @@ enum EpisodeColumns {
             // What is left in `stored` at the end is what the feed no longer lists.
             let existing = stored.removeValue(forKey: identity)
             if existing == nil { addedCount += 1 }
-            var binder = Binder(statement: statement)
+            var binder = StatementBinder(statement: statement)
             if let podcastID { binder.bind(podcastID.databaseValue) }
             binder.bind(identity.databaseValue)
             binder.bind(position.databaseValue)
@@ -244,61 +244,6 @@ enum EpisodeColumns {
                 try db.execute(sql: "DELETE FROM episode WHERE podcastId = ?", arguments: [podcastID])
             }
             try db.execute(sql: "DROP TABLE IF EXISTS temp.\(stagingTable)")
-        }
-    }
-
-    /// Binds values to a statement's consecutive parameters, then runs it, with SQLite's C API:
-    /// the one piece of the library that goes around GRDB, because GRDB costs more here.
-    ///
-    /// Measured on November 25, 2026 with `Benchmarks/ab.py BINDER_BUILD GRDB_BUILD --runs 21`
-    /// (21 interleaved rounds, medians): saving a 20,000-item feed into a new library,
-    /// `episodes FILE --json`, took 0.393 s (0.37 s CPU) with this binder and 0.463 s
-    /// (0.44 s CPU) with `statement.setUncheckedArguments(StatementArguments(values))` and
-    /// `execute()`, 15 % more wall time and 19 % more CPU; `execute(arguments:)` was 17 %
-    /// and 19 % slower. In a profile the difference lies in GRDB's binding of text, which
-    /// copies each string into a new C string (`utf8CString`) that SQLite then measures and
-    /// copies again; this binder hands SQLite the string's own bytes with their length.
-    /// (Reading rows with GRDB's `Row.fetchCursor` instead of a reader of our own was within
-    /// 2 % on every figure of the same benchmark, so listings use it.)
-    private struct Binder {
-        let handle: SQLiteStatement
-        var index: Int32 = 1
-
-        /// SQLite copies the bytes before the call returns.
-        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-        init(statement: Statement) {
-            handle = statement.sqliteStatement
-            sqlite3_reset(handle)
-        }
-
-        mutating func bind(_ value: DatabaseValue) {
-            switch value.storage {
-            case .string(var text):
-                // With its length: SQLite need not measure a description of kilobytes again.
-                text.withUTF8 { bytes in
-                    guard let start = bytes.baseAddress else {
-                        _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)  // a null pointer binds NULL
-                        return
-                    }
-                    start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
-                    }
-                }
-            case .int64(let number): sqlite3_bind_int64(handle, index, number)
-            case .double(let number): sqlite3_bind_double(handle, index, number)
-            case .null: sqlite3_bind_null(handle, index)
-            case .blob: _ = value.bind(to: handle, at: index)
-            }
-            index += 1
-        }
-
-        func execute() throws {
-            let code = sqlite3_step(handle)
-            guard code == SQLITE_DONE else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-            }
         }
     }
 

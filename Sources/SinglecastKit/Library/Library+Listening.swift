@@ -55,34 +55,24 @@ extension Library {
         episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool, db: Database
     ) throws -> Bool {
         let now = date.timeIntervalSince1970
-        let isNewer = "(? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)"
-        var action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
+        let action: (kind: EpisodeAction.Kind, started: Double?, position: Double?, total: Double?)
         switch change {
         case .position(let position, let started, let total, let keepsPlayed):
-            try db.cachedStatement(
-                sql: """
-                    UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END,
-                      playbackChangedAt = ?
-                    WHERE id = ? AND \(isNewer)
-                    """
-            ).execute(arguments: [position, now, keepsPlayed, now, episodeID, recordsAction, now])
+            try StatementBinder.execute(
+                db.cachedStatement(sql: PlaybackSQL.position), position.databaseValue, now.databaseValue,
+                keepsPlayed.databaseValue, now.databaseValue, episodeID.databaseValue, recordsAction.databaseValue,
+                now.databaseValue)
             action = (.play, started, position, total)
         case .played(let total):
-            try db.cachedStatement(
-                sql: """
-                    UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0, playbackChangedAt = ?
-                    WHERE id = ? AND \(isNewer)
-                    """
-            ).execute(arguments: [now, now, now, episodeID, recordsAction, now])
+            try StatementBinder.execute(
+                db.cachedStatement(sql: PlaybackSQL.played), now.databaseValue, now.databaseValue, now.databaseValue,
+                episodeID.databaseValue, recordsAction.databaseValue, now.databaseValue)
             // As AntennaPod records it: a play whose position is the episode's end.
             action = (.play, total == nil ? nil : 0, total, total)
         case .unplayed:
-            try db.cachedStatement(
-                sql: """
-                    UPDATE episode SET playPosition = NULL, playedAt = NULL, playbackChangedAt = ?
-                    WHERE id = ? AND \(isNewer)
-                    """
-            ).execute(arguments: [now, episodeID, recordsAction, now])
+            try StatementBinder.execute(
+                db.cachedStatement(sql: PlaybackSQL.unplayed), now.databaseValue, episodeID.databaseValue,
+                recordsAction.databaseValue, now.databaseValue)
             action = (.new, nil, nil, nil)
         }
         guard db.changesCount > 0 else { return false }
@@ -101,6 +91,25 @@ extension Library {
                 ])
         }
         return true
+    }
+
+    /// The statements of ``changePlayback(episodeID:_:at:recordsAction:db:)``: each applies
+    /// when the change is made here (its next to last argument) or newer than the episode's
+    /// last change (its last).
+    private enum PlaybackSQL {
+        static let position = """
+            UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END,
+              playbackChangedAt = ?
+            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            """
+        static let played = """
+            UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0, playbackChangedAt = ?
+            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            """
+        static let unplayed = """
+            UPDATE episode SET playPosition = NULL, playedAt = NULL, playbackChangedAt = ?
+            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            """
     }
 
     private static func wholeSeconds(_ seconds: Double) -> Int {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads one episode action object of an answer, the shape servers send (`{"podcast": "…",
 /// "episode": "…", "action": "play", "timestamp": "…", "position": 120, …}`), straight from
 /// its bytes, as ``SyncWire/ReceivedAction/init(from:)`` would read it.
@@ -117,17 +119,32 @@ enum ActionReader {
                 guard field == nil else { throw Unsure() }
                 field = value
             }
+            func `is`(_ name: StaticString) -> Bool {
+                key.count == name.utf8CodeUnitCount && memcmp(key.baseAddress!, name.utf8Start, key.count) == 0
+            }
             switch key.count {
-            case 4 where key.elementsEqual("guid".utf8): try set(&fields.guid)
-            case 5 where key.elementsEqual("total".utf8): try set(&fields.total)
-            case 6 where key.elementsEqual("action".utf8): try set(&fields.action)
-            case 7 where key.elementsEqual("podcast".utf8): try set(&fields.podcast)
-            case 7 where key.elementsEqual("episode".utf8): try set(&fields.episode)
-            case 7 where key.elementsEqual("started".utf8): try set(&fields.started)
-            case 8 where key.elementsEqual("position".utf8): try set(&fields.position)
-            case 9 where key.elementsEqual("timestamp".utf8): try set(&fields.timestamp)
+            case 4 where `is`("guid"): try set(&fields.guid)
+            case 5 where `is`("total"): try set(&fields.total)
+            case 6 where `is`("action"): try set(&fields.action)
+            case 7 where `is`("podcast"): try set(&fields.podcast)
+            case 7 where `is`("episode"): try set(&fields.episode)
+            case 7 where `is`("started"): try set(&fields.started)
+            case 8 where `is`("position"): try set(&fields.position)
+            case 9 where `is`("timestamp"): try set(&fields.timestamp)
             default: break
             }
+        }
+
+        /// The bytes as text; nil when they are not UTF-8. (`String(validating:as:)` looked up
+        /// generic metadata on every call, a tenth of the reading.)
+        private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Bytes that are not UTF-8 come out repaired, so differ from the text's own.
+            if bytes.allSatisfy({ $0 < 0x80 }) { return text }
+            var copy = text
+            return copy.withUTF8 { utf8 in
+                utf8.count == bytes.count && memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            } ? text : nil
         }
 
         private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -221,7 +238,7 @@ enum ActionReader {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    guard let text = String(validating: bytes[start..<index - 1], as: UTF8.self) else { throw Unsure() }
+                    guard let text = Self.text(UnsafeBufferPointer(rebasing: bytes[start..<index - 1])) else { throw Unsure() }
                     return text
                 }
                 if byte == UInt8(ascii: "\\") { break }
@@ -234,7 +251,7 @@ enum ActionReader {
                 index += 1
                 switch byte {
                 case UInt8(ascii: "\""):
-                    guard let text = String(validating: unescaped, as: UTF8.self) else { throw Unsure() }
+                    guard let text = unescaped.withUnsafeBufferPointer(Self.text) else { throw Unsure() }
                     return text
                 case UInt8(ascii: "\\"):
                     guard let escape = peek() else { throw Unsure() }

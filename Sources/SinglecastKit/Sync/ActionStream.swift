@@ -214,8 +214,10 @@ struct ActionStream {
 /// The episode actions of an answer as applying them needs them: each episode's newest `play`
 /// or `new`, and its newest `download` and `delete`, whatever the order they came in.
 struct ReceivedActions: Sendable {
-    /// By episode URL.
-    var newest: [String: SyncWire.ReceivedAction] = [:]
+    /// Each episode's newest `play` or `new`, in the order the episodes first came.
+    private(set) var plays: [SyncWire.ReceivedAction] = []
+    /// Where each episode's is in `plays`, by episode URL.
+    private(set) var playIndex: [String: Int] = [:]
     /// By type and episode URL.
     var kept: [String: SyncWire.ReceivedAction] = [:]
     /// The actions read, and those left out (unknown types, missing URLs or times).
@@ -238,13 +240,24 @@ struct ReceivedActions: Sendable {
         }
         switch action.kind {
         case .play, .new:
-            if let current = newest[action.episodeURL], !Self.isNewer(action, than: current) { return }
-            newest[action.episodeURL] = action
+            // One lookup of the URL, through the dictionary's in-place access.
+            Self.keepNewer(action, in: &plays, at: &playIndex[action.episodeURL])
         case .download, .delete:
             let key = action.kind.rawValue + " " + action.episodeURL
             if let current = kept[key], current.timestamp >= action.timestamp { return }
             kept[key] = action
         }
+    }
+
+    private static func keepNewer(
+        _ action: SyncWire.ReceivedAction, in plays: inout [SyncWire.ReceivedAction], at index: inout Int?
+    ) {
+        guard let index else {
+            index = plays.count
+            plays.append(action)
+            return
+        }
+        if isNewer(action, than: plays[index]) { plays[index] = action }
     }
 
     /// Whether `a` wins over `b` for the same episode: later; at the same time, a `play` over

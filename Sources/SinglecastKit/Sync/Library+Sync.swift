@@ -312,7 +312,7 @@ extension Library {
 
     private static func applyActions(_ actions: ReceivedActions, into applied: inout SyncApplied, db: Database) throws {
         // Each episode's newest `play` or `new`, whatever the order of the list (see ``ReceivedActions``).
-        let newest = actions.newest
+        let plays = actions.plays
         let kept = actions.kept
         let keep = try db.cachedStatement(
             sql: """
@@ -324,11 +324,12 @@ extension Library {
         for action in kept.values {
             try keep.execute(arguments: [action.episodeURL, action.kind.rawValue, action.podcastURL, action.guid, action.timestamp])
         }
-        guard !newest.isEmpty else { return }
-        // The episodes, by media URL, and by feed and guid for an episode whose media URL changed.
-        var byURL: [String: Int64] = [:]
+        guard !plays.isEmpty else { return }
+        // Each action's episode: by media URL, else by feed and guid (an episode whose media
+        // URL changed). One pass over the episodes, one lookup of each episode's URL.
+        var episodeIDs = [Int64?](repeating: nil, count: plays.count)
         var byGUID: [String: Int64] = [:]
-        let wantedGUIDs = Set(newest.values.compactMap { action in action.guid.map { action.podcastURL + "\n" + $0 } })
+        let wantedGUIDs = Set(plays.compactMap { action in action.guid.map { action.podcastURL + "\n" + $0 } })
         let episodes = try Row.fetchCursor(
             db,
             sql: """
@@ -336,29 +337,37 @@ extension Library {
                 JOIN podcast ON podcast.id = episode.podcastId
                 """)
         while let row = try episodes.next() {
-            if let url: String = row[1], newest[url] != nil { byURL[url] = row[0] }
-            if let guid: String = row[2] {
+            if let url: String = row[1], let index = actions.playIndex[url], episodeIDs[index] == nil {
+                episodeIDs[index] = row[0]
+            }
+            if !wantedGUIDs.isEmpty, let guid: String = row[2] {
                 let key = (row[3] as String) + "\n" + guid
                 if wantedGUIDs.contains(key) { byGUID[key] = row[0] }
             }
         }
-        // The newest action already waiting for each episode the library does not know yet.
+        var unknown: [SyncWire.ReceivedAction] = []
+        for (action, episodeID) in zip(plays, episodeIDs) {
+            if let episodeID = episodeID ?? action.guid.flatMap({ byGUID[action.podcastURL + "\n" + $0] }) {
+                // A known episode takes the action when it is newer than its last change (the
+                // rule is ``changePlayback(episodeID:_:at:recordsAction:db:)``'s).
+                if try apply(action, episodeID: episodeID, db: db) { applied.applied += 1 }
+            } else {
+                unknown.append(action)
+            }
+        }
+        guard !unknown.isEmpty else { return }
+        // An unknown one is kept, unless an action as new waits for it already.
+        let unknownURLs = Set(unknown.map(\.episodeURL))
         var waiting: [String: Double] = [:]
         let waitingRows = try Row.fetchCursor(
             db, sql: "SELECT episodeURL, MAX(timestamp) FROM syncEpisodeAction WHERE waiting GROUP BY episodeURL")
         while let row = try waitingRows.next() {
             let url: String = row[0]
-            if newest[url] != nil { waiting[url] = row[1] }
+            if unknownURLs.contains(url) { waiting[url] = row[1] }
         }
-        // A known episode takes the action when it is newer than its last change (the rule is
-        // ``changePlayback(episodeID:_:at:recordsAction:db:)``'s); an unknown one keeps it.
-        for action in newest.values {
-            if let episodeID = byURL[action.episodeURL] ?? action.guid.flatMap({ byGUID[action.podcastURL + "\n" + $0] }) {
-                if try apply(action, episodeID: episodeID, db: db) { applied.applied += 1 }
-            } else if action.timestamp > waiting[action.episodeURL] ?? -.infinity {
-                try keepWaiting(action, replacing: waiting[action.episodeURL] != nil, db: db)
-                applied.waiting += 1
-            }
+        for action in unknown where action.timestamp > waiting[action.episodeURL] ?? -.infinity {
+            try keepWaiting(action, replacing: waiting[action.episodeURL] != nil, db: db)
+            applied.waiting += 1
         }
     }
 

@@ -171,7 +171,7 @@ import Testing
         #expect(try stream.finish() == 1_700_000_009)
         #expect(stream.received.count == 3)
         #expect(stream.received.ignored == 4)
-        #expect(stream.received.newest["https://a/1.mp3"]?.position == 20, "the newer of the two")
+        #expect(stream.received.playIndex["https://a/1.mp3"].map { stream.received.plays[$0].position } == 20, "the newer of the two")
         #expect(stream.received.kept["download https://a/2.mp3"] != nil)
     }
 
@@ -198,7 +198,7 @@ import Testing
         }
         try stream.feed(Array(#"],"timestamp":5}"#.utf8))
         #expect(try stream.finish() == 5)
-        #expect(stream.received.count == 5000 && stream.received.newest.count == 5000)
+        #expect(stream.received.count == 5000 && stream.received.plays.count == 5000)
     }
 }
 
@@ -282,9 +282,25 @@ import Testing
     }
 
     @Test func leavesBytesThatAreNotUTF8ToTheDecoder() {
-        var bytes = Array(#"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": 1}"#.utf8)
-        bytes[30] = 0xFF
+        let element = Array(#"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": 1}"#.utf8)
+        #expect(Self.read(element) != .unsure)
+        let feed = element.firstRange(of: Array("feed".utf8))!.lowerBound
+        var bytes = element
+        bytes[feed] = 0xFF
         #expect(Self.read(bytes) == .unsure)
+        // A cut four-byte sequence, as long as the U+FFFD that would replace it.
+        bytes = element
+        bytes.replaceSubrange(feed..<feed + 3, with: [0xF0, 0x9F, 0x98])
+        #expect(Self.read(bytes) == .unsure)
+    }
+
+    @Test func readsTextBeyondASCII() {
+        let element = #"{"podcast": "https://a/feed", "episode": "https://a/caf\#u{E9}-\#u{1F600}.mp3", "action": "new", "timestamp": 1}"#
+        guard case .action(let action) = Self.read(Array(element.utf8)) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(action.episodeURL == "https://a/caf\u{E9}-\u{1F600}.mp3")
     }
 
     /// A stream whose batches mix the usual shape with one the reader leaves to the decoder
@@ -305,7 +321,7 @@ import Testing
         let expected = ReceivedActions(decoded.actions)
         #expect(stream.received.count == expected.count)
         #expect(stream.received.ignored == decoded.ignored)
-        #expect(stream.received.newest == expected.newest)
+        #expect(stream.received.plays == expected.plays)
         #expect(stream.received.kept == expected.kept)
     }
 }

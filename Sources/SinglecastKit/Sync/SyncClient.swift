@@ -180,14 +180,14 @@ final class SyncClient: Sendable {
         case refused(Int)
     }
 
-    /// Sends a batch of episode actions.
-    func uploadEpisodeActions(_ actions: [SyncWire.SentAction]) async throws -> UploadOutcome {
+    /// Sends a batch of episode actions, `body` being their JSON array
+    /// (``SyncWire/SentAction/json(_:)``).
+    func uploadEpisodeActions(_ body: Data) async throws -> UploadOutcome {
         let url =
             switch dialect {
             case .gpodder: path("api/2/episodes", credentials.user + ".json")
             case .nextcloud: nextcloudPath("episode_action/create")
             }
-        let body = SyncWire.SentAction.json(actions)
         let response = try await send(.POST, url, body: body, request: .actionUpload)
         try checkAuthorized(response)
         if (400...499).contains(response.status) && response.status != 408 && response.status != 429 {

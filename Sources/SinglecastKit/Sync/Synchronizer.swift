@@ -114,15 +114,16 @@ public struct Synchronizer: Sendable {
             _ = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: [])
         }
 
-        // The next batch is read from the library while the current one is on its way (the
-        // server's answer is the slow part); uploads and acknowledgements keep their order.
+        // The next batch is read from the library and written as JSON while the current one
+        // is on its way (the server's answer is the slow part); uploads and acknowledgements
+        // keep their order.
         let device = client.dialect == .gpodder ? account.device : nil
         var next = try await outgoingBatch(after: account.sentActionID, device: device)
         while let current = next {
             async let following = outgoingBatch(after: current.last, device: device)
             report.playedWithoutLength += current.playedWithoutLength
             if !current.actions.isEmpty {
-                try await upload(current.actions, client: client, report: &report)
+                try await upload(current.actions, encoded: current.body, client: client, report: &report)
             }
             try await library.acknowledgeActions(upTo: current.last)
             next = try await following
@@ -135,6 +136,8 @@ public struct Synchronizer: Sendable {
         /// The id of the last action the batch covers (sent or not).
         var last: Int64
         var actions: [SyncWire.SentAction] = []
+        /// The actions as the upload sends them.
+        var body = Data()
         /// Played marks left out because the episode's length is known neither from its feed
         /// nor from a downloaded file.
         var playedWithoutLength = 0
@@ -158,14 +161,17 @@ public struct Synchronizer: Sendable {
             }
             batch.actions.append(sent)
         }
+        if !batch.actions.isEmpty { batch.body = SyncWire.SentAction.json(batch.actions) }
         return batch
     }
 
     /// Uploads a batch; a batch the server refuses (4xx) is halved until the actions it
     /// refuses are found, which are reported and dropped, so that one bad action never
     /// blocks the rest of the queue.
-    private func upload(_ batch: [SyncWire.SentAction], client: SyncClient, report: inout SyncReport) async throws {
-        switch try await client.uploadEpisodeActions(batch) {
+    private func upload(
+        _ batch: [SyncWire.SentAction], encoded body: Data? = nil, client: SyncClient, report: inout SyncReport
+    ) async throws {
+        switch try await client.uploadEpisodeActions(body ?? SyncWire.SentAction.json(batch)) {
         case .accepted:
             report.actionsSent += batch.count
         case .refused(let status):

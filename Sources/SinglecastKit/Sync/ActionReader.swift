@@ -32,8 +32,17 @@ enum ActionReader {
 
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         var reader = Cursor(bytes: bytes)
-        guard let fields = try? reader.object() else { return .unsure }
+        guard let fields = try? reader.object(), reader.endsAfterSpace() else { return .unsure }
         return outcome(fields)
+    }
+
+    /// Reads the object that starts at `start` (its `{`), when it ends within `bytes`: what
+    /// it is, and the index after its `}`. Nil when it does not end there, or is not read
+    /// (``Outcome/unsure``).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, objectAt start: Int) -> (outcome: Outcome, end: Int)? {
+        var reader = Cursor(bytes: bytes, index: start)
+        guard let fields = try? reader.object() else { return nil }
+        return (outcome(fields), reader.index)
     }
 
     /// The fields of the action's known keys, by key.
@@ -83,7 +92,16 @@ enum ActionReader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0) {
+            self.bytes = bytes
+            self.index = index
+        }
+
+        /// Skips white space; whether that reaches the end.
+        mutating func endsAfterSpace() -> Bool {
+            skipSpace()
+            return index == bytes.count
+        }
 
         mutating func object() throws(Unsure) -> Fields {
             var fields = Fields()
@@ -109,8 +127,6 @@ enum ActionReader {
                     skipSpace()
                 }
             }
-            skipSpace()
-            guard index == bytes.count else { throw Unsure() }
             return fields
         }
 

@@ -2,13 +2,16 @@ import Foundation
 
 /// Reads an answer of episode actions (`{"actions": [...], "timestamp": N}`) as it arrives,
 /// so that one of 100,000 actions (tens of megabytes) is never held whole, as bytes or as
-/// values: the elements of the `actions` array are cut out of the stream and decoded a batch
-/// at a time into ``ReceivedActions``, which keeps only each episode's newest; the rest of
-/// the answer (its skeleton, `{"actions":[],"timestamp":N}`) is decoded at the end.
+/// values: the elements of the `actions` array go, in the list's order, into
+/// ``ReceivedActions``, which keeps only each episode's newest; the rest of the answer (its
+/// skeleton, `{"actions":[],"timestamp":N}`) is decoded at the end.
 ///
-/// The cutting follows JSON's nesting and strings (escapes included) and nothing else; what
-/// it cuts is read by ``ActionReader`` when every action of the batch has the usual shape, and
-/// otherwise decoded by `JSONDecoder`, so a malformed answer still fails as malformed.
+/// An element of the usual shape is read by ``ActionReader`` where it lies in the bytes that
+/// came. One that the end of those bytes cuts, or that the reader leaves to the decoder, is
+/// cut out of the stream, following JSON's nesting and strings (escapes included) and nothing
+/// else, into a batch: read by ``ActionReader`` when every action of the batch has the usual
+/// shape, and otherwise decoded by `JSONDecoder`, so a malformed answer still fails as
+/// malformed.
 struct ActionStream {
     /// How many actions are decoded at once.
     static let batchSize = 2000
@@ -39,6 +42,15 @@ struct ActionStream {
     private mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var index = 0
         while index < bytes.count {
+            if mode == .between && batchCount == 0 && bytes[index] == UInt8(ascii: "{"),
+                let (outcome, end) = ActionReader.read(bytes, objectAt: index)
+            {
+                // With no element waiting in the batch, one of the usual shape that ends in
+                // these bytes is read where it lies, in the list's order.
+                if case .action(let action) = outcome { received.add(action) } else { received.ignored += 1 }
+                index = end
+                continue
+            }
             if inString && !escaped {
                 // The body of a string, up to its closing quote or an escape, goes in one piece.
                 var end = index
@@ -136,7 +148,14 @@ struct ActionStream {
     private mutating func endElement() throws {
         ends.append(batch.count)
         mode = .between
-        if batchCount >= Self.batchSize { try decodeBatch() }
+        if batchCount >= Self.batchSize {
+            try decodeBatch()
+        } else if batchCount == 1 && readBatch() {
+            // An element that the end of a chunk cut: read once whole. One the reader leaves to
+            // the decoder stays, and the elements after it join it, to be decoded together.
+            addRead()
+            clearBatch()
+        }
     }
 
     private mutating func endArray() throws {
@@ -150,9 +169,7 @@ struct ActionStream {
     private mutating func decodeBatch() throws {
         guard batchCount > 0 else { return }
         if readBatch() {
-            for action in read {
-                if let action { received.add(action) } else { received.ignored += 1 }
-            }
+            addRead()
         } else {
             batch.append(UInt8(ascii: "]"))
             let elements = try JSONDecoder().decode([SyncWire.Lenient<SyncWire.ReceivedAction>].self, from: Data(batch))
@@ -160,6 +177,17 @@ struct ActionStream {
                 if let action = element.value { received.add(action) } else { received.ignored += 1 }
             }
         }
+        clearBatch()
+    }
+
+    /// Adds what ``readBatch()`` read.
+    private mutating func addRead() {
+        for action in read {
+            if let action { received.add(action) } else { received.ignored += 1 }
+        }
+    }
+
+    private mutating func clearBatch() {
         batch.removeAll(keepingCapacity: true)
         batch.append(UInt8(ascii: "["))
         batchCount = 0

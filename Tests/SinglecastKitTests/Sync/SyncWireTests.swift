@@ -304,8 +304,10 @@ import Testing
     }
 
     /// A stream whose batches mix the usual shape with one the reader leaves to the decoder
-    /// reads the same as the decoder reads the whole answer.
-    @Test func aStreamReadsAsTheDecoderDoes() throws {
+    /// reads the same as the decoder reads the whole answer, however the answer comes in
+    /// pieces (cutting elements, or each whole).
+    @Test(arguments: [997, 65_536, Int.max])
+    func aStreamReadsAsTheDecoderDoes(chunk: Int) throws {
         var elements: [String] = []
         for index in 0..<4500 {
             let position = index == 3000 ? "1.5" : "\(index % 700)"
@@ -315,7 +317,9 @@ import Testing
         }
         let answer = Array(#"{"timestamp": 9, "actions": [\#(elements.joined(separator: ",\n"))]}"#.utf8)
         var stream = ActionStream()
-        try stream.feed(answer)
+        for start in stride(from: 0, to: answer.count, by: min(chunk, answer.count)) {
+            try stream.feed(answer[start..<min(answer.count, start + chunk)])
+        }
         #expect(try stream.finish() == 9)
         let decoded = try JSONDecoder().decode(SyncWire.EpisodeActions.self, from: Data(answer))
         let expected = ReceivedActions(decoded.actions)

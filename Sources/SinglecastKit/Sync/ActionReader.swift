@@ -155,8 +155,8 @@ enum ActionReader {
         /// generic metadata on every call, a tenth of the reading.)
         private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
             let text = String(decoding: bytes, as: UTF8.self)
+            if bytes.allSatisfy({ $0 < 0x80 }) { return text }  // ASCII: nothing to repair
             // Bytes that are not UTF-8 come out repaired, so differ from the text's own.
-            if bytes.allSatisfy({ $0 < 0x80 }) { return text }
             var copy = text
             return copy.withUTF8 { utf8 in
                 utf8.count == bytes.count && memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0

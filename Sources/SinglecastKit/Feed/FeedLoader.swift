@@ -124,7 +124,8 @@ public struct FeedLoader: Sendable {
     }
 
     /// Reads and parses the feed in the file at `file`, a megabyte at a time read on the
-    /// blocking-IO threads, handing its episodes to `episodes` in batches when given.
+    /// blocking-IO threads (the next while one is parsed), handing its episodes to `episodes`
+    /// in batches when given.
     public static func load(file: URL, episodes: EpisodeBatches? = nil) async throws -> Feed {
         let handle: FileHandle
         do {
@@ -133,17 +134,22 @@ public struct FeedLoader: Sendable {
             throw FeedError.unreadableFile(path: file.path, detail: Self.describe(error))
         }
         defer { try? handle.close() }
-        var reader = BatchingParser(FeedParser(baseURL: nil, source: file.path), episodes: episodes)
-        while true {
-            let chunk: Data?
+        @Sendable func nextChunk() async throws -> Data? {
             do {
-                chunk = try await OffPool.run { try handle.read(upToCount: 1_048_576) }
+                let chunk = try await OffPool.run { try handle.read(upToCount: 1_048_576) }
+                return chunk?.isEmpty == false ? chunk : nil
             } catch {
                 throw FeedError.unreadableFile(path: file.path, detail: Self.describe(error))
             }
-            guard let chunk, !chunk.isEmpty else { break }
-            try chunk.withUnsafeBytes { try reader.parser.parse($0) }
+        }
+        var reader = BatchingParser(FeedParser(baseURL: nil, source: file.path), episodes: episodes)
+        var chunk = try await nextChunk()
+        while let current = chunk {
+            // The next megabyte is read while this one is parsed.
+            async let following = nextChunk()
+            try current.withUnsafeBytes { try reader.parser.parse($0) }
             try await reader.handOver()
+            chunk = try await following
         }
         var feed = try reader.finish()
         feed.podcast.feedURL = nil

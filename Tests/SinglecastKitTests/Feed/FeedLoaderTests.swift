@@ -80,6 +80,28 @@ import TestSupport
         return Data("<rss version=\"2.0\"><channel><title>Sizes</title>\(body.joined())</channel></rss>".utf8)
     }
 
+    @Test func aFileOfManyReadsIsParsedInOrderAsAWhole() async throws {
+        // 3,000 items of 1 kB: three reads of a megabyte and a last short one.
+        let data = Self.feed(items: 3000, notesBytes: 1000)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-large-\(UUID().uuidString).xml")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let batches = Mutex<[[Episode]]>([])
+        let loaded = try await FeedLoader.load(file: file, episodes: { batch in batches.withLock { $0.append(batch) } })
+        let whole = try FeedParser.parse(data, baseURL: nil, source: file.path)
+        let handedOver = batches.withLock { $0 }
+        #expect(handedOver.count > 1)
+        #expect(handedOver.flatMap { $0 } + loaded.episodes == whole.episodes)
+        #expect(whole.episodes.count == 3000)
+    }
+
+    @Test func aFileThatCannotBeReadNamesThePath() async {
+        let folder = FileManager.default.temporaryDirectory.path
+        await #expect(throws: FeedError.unreadableFile(path: folder, detail: "Is a directory")) {
+            try await FeedLoader.load(file: URL(fileURLWithPath: folder))
+        }
+    }
+
     @Test func aMissingFileNamesThePath() async {
         await #expect(throws: FeedError.unreadableFile(path: "/nonexistent/feed.xml", detail: "No such file or directory")) {
             try await FeedLoader.load(file: URL(fileURLWithPath: "/nonexistent/feed.xml"))

@@ -33,7 +33,10 @@ extension Library {
             }
             try db.create(table: "episode") { t in
                 t.autoIncrementedPrimaryKey("id")
-                t.belongsTo("podcast", onDelete: .cascade).notNull()
+                // The references are written out: GRDB's `belongsTo` makes the same column,
+                // reference and index, but builds its inflection rules first (regular
+                // expressions compiled by ICU: 2.5 ms of every library's creation).
+                t.column("podcastId", .integer).notNull().indexed().references("podcast", column: "id", onDelete: .cascade)
                 t.column("identity", .text).notNull()
                 t.column("position", .integer)
                 t.column("title", .text).notNull()
@@ -115,7 +118,7 @@ extension Library {
             }
             try db.create(table: "downloadExtra") { t in
                 t.autoIncrementedPrimaryKey("id")
-                t.belongsTo("download", onDelete: .cascade).notNull()
+                t.column("downloadId", .integer).notNull().indexed().references("download", column: "id", onDelete: .cascade)
                 t.column("kind", .text).notNull()
                 t.column("url", .text).notNull()
                 t.column("type", .text)

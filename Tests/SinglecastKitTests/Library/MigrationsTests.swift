@@ -5,6 +5,29 @@ import Testing
 
 /// Libraries written by earlier versions keep what they knew when the schema moves on.
 @Suite struct MigrationsTests {
+    /// The references of `v1` and `v4-extras`, written out instead of GRDB's `belongsTo`, make
+    /// the columns and indexes the shipped migrations made (`v2` drops the episode's index).
+    @Test func referencesAreTheShippedOnes() throws {
+        let database = try DatabaseQueue()
+        try Library.migrator.migrate(database, upTo: "v1")
+        try Library.migrator.migrate(database, upTo: "v4-extras")
+        try database.read { db in
+            let episode = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'episode'")
+            #expect(
+                episode?.hasPrefix(
+                    #"CREATE TABLE "episode" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "podcastId" INTEGER NOT NULL REFERENCES "podcast"("id") ON DELETE CASCADE, "identity" TEXT NOT NULL,"#
+                ) == true)
+            let extra = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'downloadExtra'")
+            #expect(
+                extra?.hasPrefix(
+                    #"CREATE TABLE "downloadExtra" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "downloadId" INTEGER NOT NULL REFERENCES "download"("id") ON DELETE CASCADE, "kind" TEXT NOT NULL,"#
+                ) == true)
+            let indexes = try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('episode_on_podcastId', 'downloadExtra_on_downloadId') ORDER BY name")
+            #expect(indexes == [#"CREATE INDEX "downloadExtra_on_downloadId" ON "downloadExtra"("downloadId")"#])
+        }
+    }
+
     /// Before `v7-playback-stamps`, the newest change of an episode's playback was found among
     /// this device's actions and every received `play` and `new`; after it, the episode carries
     /// it, and only the received actions still waiting for their episodes are kept.

@@ -324,13 +324,17 @@ enum EpisodeColumns {
     /// How many columns ``entrySelection(of:)`` selects: a query's own columns come after them.
     static var entryColumnCount: Int { entryBookkeeping.count + listedFields.count }
 
-    /// The entries of the rows `sql` selects, which begin with ``entrySelection(of:)``.
+    /// The entries of the rows `sql` selects, which begin with ``entrySelection(of:)``;
+    /// `expectedCount` is room made for them at once.
     static func entries(
-        _ db: Database, sql: String, arguments: StatementArguments = [], downloads: [String: Download]
+        _ db: Database, sql: String, arguments: StatementArguments = [], downloads: [String: Download],
+        expectedCount: Int = 0
     ) throws -> [EpisodeEntry] {
-        try Array(
-            Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-                .map { row in entry(from: row, downloads: downloads) })
+        var entries: [EpisodeEntry] = []
+        entries.reserveCapacity(expectedCount)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() { entries.append(entry(from: row, downloads: downloads)) }
+        return entries
     }
 }
 

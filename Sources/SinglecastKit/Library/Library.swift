@@ -338,7 +338,7 @@ public struct Library: Sendable {
                 SELECT \(EpisodeColumns.entrySelection()) FROM episode
                 WHERE podcastId = ? AND position > ? ORDER BY position LIMIT ?
                 """,
-            arguments: [podcastID, after, limit], downloads: downloads)
+            arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0))
     }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {

@@ -76,7 +76,7 @@ enum PodcastJSONWriter {
         out.raw(", \"state\": ")
         out.string((entry.download?.state ?? .notStarted).rawValue)
         out.raw(", \"progress\": ")
-        out.raw(entry.download?.fractionCompleted.map { String($0) } ?? "null")
+        out.number(entry.download?.fractionCompleted)
         out.raw(", \"file\": ")
         out.string(entry.download?.file)
         out.raw(", \"message\": ")
@@ -84,8 +84,10 @@ enum PodcastJSONWriter {
         out.raw(", \"error\": ")
         out.value(entry.download?.failure)
         out.raw(", \"position\": ")
-        out.raw(entry.playback.position.map { String($0) } ?? "null")
-        out.raw(", \"played\": \(entry.playback.isPlayed), \"playedAt\": ")
+        out.number(entry.playback.position)
+        out.raw(", \"played\": ")
+        out.bool(entry.playback.isPlayed)
+        out.raw(", \"playedAt\": ")
         out.date(entry.playback.playedAt)
         out.raw(", \"transcripts\": [")
         for (index, transcript) in episode.transcripts.enumerated() {
@@ -107,7 +109,9 @@ enum PodcastJSONWriter {
             out.string(extra.extra.kind.rawValue)
             out.raw(", \"file\": ")
             out.string(extra.file)
-            out.raw(", \"saved\": \(extra.isSaved), \"message\": ")
+            out.raw(", \"saved\": ")
+            out.bool(extra.isSaved)
+            out.raw(", \"message\": ")
             out.string(extra.failure.map(Words.failure))
             out.raw(", \"error\": ")
             out.value(extra.failure)
@@ -125,10 +129,20 @@ struct JSONOutput {
         buffer.reserveCapacity(1 << 16)
     }
 
-    mutating func raw(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
+    /// Text written as it is: JSON's punctuation and keys.
+    mutating func raw(_ text: StaticString) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// A number as Swift writes a `Double` (`0.5`, `120.0`), or `null`.
+    mutating func number(_ value: Double?) {
+        guard let value else { return raw("null") }
+        buffer.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        value ? raw("true") : raw("false")
     }
 
     /// A JSON string with the escapes RFC 8259 requires, or `null`. Runs of bytes that need no

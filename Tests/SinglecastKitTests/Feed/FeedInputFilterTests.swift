@@ -76,4 +76,52 @@ private let rss = Array("<rss>".utf8)
         #expect(bytes == Array("<rss/>".utf8))
         #expect(kinds == [.utf8])
     }
+
+    /// The fast scan finds the first fault where a plain byte-by-byte reading of the definition
+    /// does, in texts that mix ASCII runs, line feeds, valid sequences of every length and
+    /// faults of every kind, cut anywhere.
+    @Test func findsTheFirstProblemWhereAByteByByteReadingDoes() {
+        let pieces: [[UInt8]] = [
+            Array("plain text <tag> ".utf8), Array("abcdefghijklmnopq".utf8), [0x0A], [0x09], [0x0D], [0x20],
+            Array("\u{E9}".utf8), Array("\u{201C}".utf8), Array("\u{20AC}".utf8), Array("\u{1F3A7}".utf8),
+            Array("\u{FFFD}".utf8), [0x00], [0x01], [0x1F], [0x7F], [0xC0, 0x80], [0xC2], [0xE2, 0x80], [0xF0, 0x9F],
+            [0x80], [0xFF], [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3, 0x41],
+        ]
+        func byteByByte(_ bytes: [UInt8]) -> Int {
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] < 0x80 {
+                    if UTF8Sequence.isForbiddenControl(bytes[index]) { return index }
+                    index += 1
+                } else if case .valid(let length) = UTF8Sequence.classify(bytes, at: index) {
+                    index += length
+                } else {
+                    return index
+                }
+            }
+            return index
+        }
+        var random = SeededRandom(seed: 19)
+        for _ in 0..<20_000 {
+            var text: [UInt8] = []
+            for _ in 0..<random.below(24) { text += pieces[random.below(pieces.count)] }
+            let found = text.withUnsafeBytes { UTF8Sequence.firstProblem(in: $0) }
+            #expect(found == byteByByte(text), "\(text)")
+        }
+    }
+}
+
+/// SplitMix64: the same numbers on every run.
+private struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func below(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((mixed ^ (mixed >> 31)) % UInt64(bound))
+    }
 }

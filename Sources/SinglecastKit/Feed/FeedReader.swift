@@ -433,33 +433,37 @@ struct FeedReader {
     /// places only), and `%` only before two hex digits.
     static func isPlainAbsoluteURL(_ string: String) -> Bool {
         guard hasScheme(string) else { return false }
-        let isPlain = Self.isPlainURLByte
-        var pendingHexDigits = 0
-        for byte in string.utf8 {
-            if pendingHexDigits > 0 {
-                let isHexDigit =
-                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)  // either case
-                guard isHexDigit else { return false }
-                pendingHexDigits -= 1
-            } else if byte == UInt8(ascii: "%") {
-                pendingHexDigits = 2
-            } else if !isPlain[Int(byte)] {
-                return false
+        var string = string
+        return string.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                        return false
+                    }
+                    index += 3
+                } else {
+                    guard isPlainURLByte(bytes[index]) else { return false }
+                    index += 1
+                }
             }
+            return true
         }
-        return pendingHexDigits == 0
     }
 
-    /// For each byte, whether a URL may hold it unescaped anywhere: letters, digits, and RFC
-    /// 3986's unreserved and reserved punctuation but for `[`, `]` and `#`.
-    private static let isPlainURLByte: [Bool] = (0...255).map { (byte: UInt8) in
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
+    /// Whether a URL may hold the byte unescaped anywhere: letters, digits, and RFC 3986's
+    /// unreserved and reserved punctuation but for `[`, `]` and `#` (`-._~:/?@!$&'()*+,;=`),
+    /// as one bit per ASCII byte. (Reading an array of 256 flags instead, with the string's
+    /// iterator, took 2 % of the benchmark feed's parse.)
+    static func isPlainURLByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "-._~:/?@!$&'()*+,;=".utf8.contains(byte)
+        case 0..<64: (0xAFFF_FFD2_0000_0000 as UInt64) >> byte & 1 == 1
+        case 64..<128: (0x47FF_FFFE_87FF_FFFF as UInt64) >> (byte - 64) & 1 == 1
+        default: false
         }
     }
 

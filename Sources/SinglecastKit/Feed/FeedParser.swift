@@ -68,6 +68,7 @@ public final class FeedParser {
         xmlFreeParserCtxt(context)
         reader.deinitialize(count: 1)
         reader.deallocate()
+        vocabulary.deallocate()
     }
 
     /// Parses the next chunk of the document.

@@ -64,7 +64,7 @@ struct FeedReader {
 
     /// Owned by the `FeedParser`, which outlives the reader; unowned so that the million
     /// lookups of a large feed cost no reference counting.
-    private unowned(unsafe) let vocabulary: FeedVocabulary
+    private let vocabulary: FeedVocabulary
     private let baseURL: URL?
     /// The URL or file path of the document, whose name is the title of last resort.
     private let source: String
@@ -497,7 +497,7 @@ struct FeedReader {
 struct Attributes {
     let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     let count: Int
-    unowned(unsafe) let vocabulary: FeedVocabulary
+    let vocabulary: FeedVocabulary
 
     /// The value of the attribute `name` in `namespace` (no namespace by default).
     func value(_ name: FeedVocabulary.AttributeName, namespace: FeedVocabulary.Namespace = .rss) -> String? {

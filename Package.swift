@@ -23,11 +23,14 @@ let package = Package(
         ),
         // Starts the player as a child that dies with its parent (PR_SET_PDEATHSIG).
         .target(name: "CSpawn"),
+        // SQLite's process-wide settings, which Swift cannot reach (`sqlite3_config` is variadic).
+        .target(name: "CSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SinglecastKit",
             dependencies: [
                 "CLibXML2",
                 "CSpawn",
+                "CSQLiteSettings",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -26,6 +26,7 @@ struct Singlecast: AsyncParsableCommand {
     /// Runs the command the arguments name; a library failure it ends with is printed in
     /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
     static func main() async {
+        Library.prepareProcess()
         do {
             var command = try await asyncParseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -174,33 +174,33 @@ enum EpisodeColumns {
             writesDirectly = stored.isEmpty
         }
 
-        /// Saves the next episodes of the feed, with their keys.
+        /// Saves the next episodes of the feed, with their keys, in a transaction of their own.
         mutating func add(_ episodes: [Episode], keys: [Key], db: Database) throws {
-            if writesDirectly {
-                let upsert = try db.cachedStatement(sql: upsertSQL)
-                try db.inTransaction(.immediate) {
-                    try episodes.withUnsafeBufferPointer { episodes in
-                        for index in episodes.indices {
-                            try write(episodes.baseAddress! + index, key: keys[index], with: upsert, podcastID: podcastID)
-                        }
-                    }
-                    return .commit
-                }
-                return
-            }
-            if !hasStagingTable {
-                try db.execute(sql: createStagingSQL(stagingTable))
-                hasStagingTable = true
-            }
-            let stage = try db.cachedStatement(sql: stageSQL(stagingTable))
-            // Only the temporary table is written: the library's own lock is never taken.
-            try db.inTransaction(.deferred) {
-                try episodes.withUnsafeBufferPointer { episodes in
-                    for index in episodes.indices {
-                        try write(episodes.baseAddress! + index, key: keys[index], with: stage, podcastID: nil)
-                    }
-                }
+            // Only the temporary table is written when staging: the library's own lock is never taken.
+            try db.inTransaction(writesDirectly ? .immediate : .deferred) {
+                try write(episodes, keys: keys, db: db)
                 return .commit
+            }
+        }
+
+        /// Saves the next episodes of the feed, with their keys, in the transaction under way
+        /// (the last ones are written in the commit's, so a feed costs one transaction less).
+        mutating func write(_ episodes: [Episode], keys: [Key], db: Database) throws {
+            let statement: Statement
+            if writesDirectly {
+                statement = try db.cachedStatement(sql: upsertSQL)
+            } else {
+                if !hasStagingTable {
+                    try db.execute(sql: createStagingSQL(stagingTable))
+                    hasStagingTable = true
+                }
+                statement = try db.cachedStatement(sql: stageSQL(stagingTable))
+            }
+            let podcastID = writesDirectly ? podcastID : nil
+            try episodes.withUnsafeBufferPointer { episodes in
+                for index in episodes.indices {
+                    try write(episodes.baseAddress! + index, key: keys[index], with: statement, podcastID: podcastID)
+                }
             }
         }
 

@@ -115,8 +115,9 @@ public actor FeedSave {
     /// files, without a number), its details, the validators of the response and the update
     /// of the subscription that the save is.
     public func commit(_ feed: Feed) async throws -> SavedFeed {
-        try await add(feed.episodes)
         try await flush()
+        let lastEpisodes = feed.episodes
+        let lastKeys = keyMaker.keys(of: lastEpisodes)
         let podcastID = begun.withLock { $0.podcast!.id }
         let feedKey = self.feedKey
         let options = self.options
@@ -125,7 +126,10 @@ public actor FeedSave {
         let podcast = try await writer.writeWithoutTransaction { db in
             var podcast: StoredPodcast?
             try db.inTransaction {
-                let added = try self.state.withLock { saver in try saver.merge(db: db) }
+                let added = try self.state.withLock { saver in
+                    try saver.write(lastEpisodes, keys: lastKeys, db: db)
+                    return try saver.merge(db: db)
+                }
                 if options.newEpisodes == .mostRecent && added > 0 {
                     try Library.markMostRecentNew(podcastID: podcastID, db: db)
                 }

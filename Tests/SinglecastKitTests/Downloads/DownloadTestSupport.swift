@@ -13,13 +13,13 @@ struct TransferHarness: Sendable {
     let directory: URL
 
     /// Runs `body` with a fresh harness; past `timeLimit` seconds (a bound against hanging, not
-    /// a measure of speed) it is cancelled and fails. The transfer's waits are timed by `clock` (a test clock the test advances, when given).
+    /// a measure of speed, below the suites' minute) it is cancelled and fails. The transfer's waits are timed by `clock` (a test clock the test advances, when given).
     static func run(
         readTimeout: Duration = .seconds(5),
         retryPolicy: FileTransfer.RetryPolicy = .init(
             giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
         clock: any Clock<Duration> = ContinuousClock(),
-        timeLimit: Double = 60,
+        timeLimit: Double = 50,
         _ body: @escaping @Sendable (TransferHarness) async throws -> Void
     ) async throws {
         var configuration = HTTPSession.Configuration()
@@ -80,19 +80,56 @@ struct TransferTimeLimitExceeded: Error, CustomStringConvertible {
     var description: String { "did not finish within \(seconds) s" }
 }
 
-/// Runs `operation`, cancelling it and failing if it takes longer than `seconds`.
+/// Runs `operation`, cancelling it and failing if it takes longer than `seconds`. Past the
+/// bound it fails at once, without waiting for `operation` to notice its cancellation: a test
+/// stuck on something that ignores cancellation (a download's unstructured task awaiting a
+/// test clock that no one advances any more) ends failing instead of hanging the whole run.
 func withTransferTimeLimit<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
+    let race = TimeLimitRace<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        race.run(operation, within: seconds, resuming: continuation)
+    }
+}
+
+/// The operation of ``withTransferTimeLimit(_:_:)`` against its bound: the first to end resumes
+/// the caller and cancels the other.
+private final class TimeLimitRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func run(
+        _ operation: @escaping @Sendable () async throws -> T, within seconds: Double,
+        resuming continuation: CheckedContinuation<T, any Error>
+    ) {
+        state.withLock { $0.continuation = continuation }
+        let work = Task {
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            self.finish(result)
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw TransferTimeLimitExceeded(seconds: seconds)
+        let bound = Task {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            self.finish(.failure(TransferTimeLimitExceeded(seconds: seconds)))
         }
-        return value
+        state.withLock { $0.tasks = [work, bound] }
+    }
+
+    private func finish(_ result: Result<T, any Error>) {
+        let (continuation, tasks) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.tasks)
+        }
+        guard let continuation else { return }
+        for task in tasks { task.cancel() }
+        continuation.resume(with: result)
     }
 }
 
@@ -131,7 +168,7 @@ struct EngineHarness: Sendable {
     /// including stopping whatever `body` left running, is bounded by `timeLimit` seconds (against
     /// hanging, not a measure of speed). The transfers' waits are timed by `clock`.
     static func run(
-        limit: Int, timeLimit: Double = 60, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
+        limit: Int, timeLimit: Double = 50, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
     ) async throws {

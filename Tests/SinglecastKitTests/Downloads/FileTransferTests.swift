@@ -376,20 +376,19 @@ struct FileTransferTests {
             try await h.server.stop()
             let firstWaits = RetryWaitLog()
             let secondWaits = RetryWaitLog()
-            func start(_ path: String, _ waits: RetryWaitLog) -> Task<URL, any Error> {
-                Task {
-                    try await h.transfer.download(
-                        h.server.url(path), to: h.destination(String(path.dropFirst())), announcedType: "audio/mpeg",
-                        waiting: { waits.record($0) })
-                }
+            @Sendable func download(_ path: String, _ waits: RetryWaitLog) async throws -> URL {
+                try await h.transfer.download(
+                    h.server.url(path), to: h.destination(String(path.dropFirst())), announcedType: "audio/mpeg",
+                    waiting: { waits.record($0) })
             }
-            let first = start("/a1.mp3", firstWaits)
+            // Child tasks, so that the suite's time limit cancels them too.
+            async let first = download("/a1.mp3", firstWaits)
             try await waitUntil { !firstWaits.all.isEmpty }
             // The second download starts 0.3 s later: one outage for the host, so it waits for
             // the first one's next try, 0.5 s after the first failure (its own would come 0.8 s
             // after it).
             await clock.advance(by: .milliseconds(300))
-            let second = start("/a2.mp3", secondWaits)
+            async let second = download("/a2.mp3", secondWaits)
             // The working host's download completes while the other host refuses.
             let b = try await h.transfer.download(other.url("/b.mp3"), to: h.destination("b.mp3"), announcedType: "audio/mpeg")
             #expect(try Data(contentsOf: b) == Self.content)
@@ -401,9 +400,8 @@ struct FileTransferTests {
             #expect(waits.allSatisfy { $0.reason == .connectionRefused })
             try await h.server.restart()
             await clock.advance(by: policy.maxDelay)
-            for download in [first, second] {
-                #expect(try Data(contentsOf: try await download.value) == Self.content)
-            }
+            #expect(try Data(contentsOf: try await first) == Self.content)
+            #expect(try Data(contentsOf: try await second) == Self.content)
             try await other.stop()
         }
     }

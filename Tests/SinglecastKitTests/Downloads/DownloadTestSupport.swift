@@ -24,7 +24,9 @@ struct TransferHarness: Sendable {
     ) async throws {
         var configuration = HTTPSession.Configuration()
         configuration.readTimeout = readTimeout
-        configuration.connectTimeout = .seconds(2)
+        // No test here is about connecting slowly: a loaded machine must never make a loopback
+        // connection a transient failure that leaves a download waiting for a test clock.
+        configuration.connectTimeout = .seconds(15)
         let server = try await TestServer.start()
         let session = HTTPSession(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory

@@ -100,16 +100,18 @@ extension Library {
         static let position = """
             UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END,
               playbackChangedAt = ?
-            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            WHERE id = ? AND \(appliesHere)
             """
         static let played = """
             UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0, playbackChangedAt = ?
-            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            WHERE id = ? AND \(appliesHere)
             """
         static let unplayed = """
             UPDATE episode SET playPosition = NULL, playedAt = NULL, playbackChangedAt = ?
-            WHERE id = ? AND (? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)
+            WHERE id = ? AND \(appliesHere)
             """
+        /// Made here, or newer than the episode's last change: the newest change wins.
+        private static let appliesHere = "(? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)"
     }
 
     private static func wholeSeconds(_ seconds: Double) -> Int {

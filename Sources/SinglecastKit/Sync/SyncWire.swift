@@ -343,7 +343,7 @@ enum SyncWire {
             func string(_ name: StaticString, _ value: String?) {
                 guard let value else { return }
                 key(name)
-                SyncWire.writeJSONString(value, to: &out)
+                JSONString.append(value, to: &out)
             }
             func integer(_ name: StaticString, _ value: Int?) {
                 guard let value else { return }
@@ -363,37 +363,6 @@ enum SyncWire {
         }
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`… or `\u00XX`.
-    static func writeJSONString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = value
-        text.withUTF8 { bytes in
-            // The bytes between two escapes go in one copy.
-            var run = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                run = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-                case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-                case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-                case 0x09: out.append(contentsOf: #"\t"#.utf8)
-                case 0x08: out.append(contentsOf: #"\b"#.utf8)
-                case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: #"\u00"#.utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0x0F)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 
     /// `{"add": [...], "remove": [...]}`.
     struct SentSubscriptionChanges: Encodable {

@@ -145,26 +145,10 @@ struct JSONOutput {
         value ? raw("true") : raw("false")
     }
 
-    /// A JSON string with the escapes RFC 8259 requires, or `null`. Runs of bytes that need no
-    /// escape are copied at once.
+    /// A JSON string (``JSONString``), or `null`.
     mutating func string(_ text: String?) {
-        guard var text else { return raw("null") }
-        buffer.append(0x22)
-        text.withUTF8 { bytes in
-            var start = 0
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                    buffer.append(contentsOf: Self.escape(byte))
-                    start = index + 1
-                }
-                index += 1
-            }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
-        buffer.append(0x22)
+        guard let text else { return raw("null") }
+        JSONString.append(text, to: &buffer)
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -219,17 +203,6 @@ struct JSONOutput {
                 digits[start] = UInt8(ascii: "0")
             }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
-        }
-    }
-
-    private static func escape(_ byte: UInt8) -> [UInt8] {
-        switch byte {
-        case 0x22: Array(#"\""#.utf8)
-        case 0x5C: Array(#"\\"#.utf8)
-        case 0x0A: Array(#"\n"#.utf8)
-        case 0x0D: Array(#"\r"#.utf8)
-        case 0x09: Array(#"\t"#.utf8)
-        default: Array(String(format: "\\u%04x", byte).utf8)
         }
     }
 

@@ -76,10 +76,7 @@ enum EpisodeColumns {
     private static func column(_ value: Bool?) -> DatabaseValue { value.map(\.databaseValue) ?? .null }
 
     /// The columns that are the library's own bookkeeping rather than the feed's content.
-    static let bookkeeping = [
-        "id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted", "playPosition", "playedAt", "heardAt",
-        "playbackChangedAt",
-    ]
+    static let bookkeeping = ["id", "podcastId", "identity", "position", "fingerprint", "isNew", "isDeleted"]
 
     /// The columns every saved episode row gets, in binding order.
     private static let rowColumns = ["identity", "position"] + fields.map(\.name) + ["fingerprint", "isNew"]
@@ -320,17 +317,23 @@ enum EpisodeColumns {
 
     /// The columns an ``EpisodeEntry`` is read from, in the order ``entry(from:downloads:)``
     /// reads them (by index: a listing of 20,000 episodes looks up no column by name).
-    static func entrySelection(of table: String = "episode") -> String {
-        (entryBookkeeping + listedFields.map(\.name)).map { "\(table).\($0)" }.joined(separator: ", ")
+    static func entrySelection() -> String {
+        (entryBookkeeping + listedFields.map { "episode.\($0.name)" }).joined(separator: ", ")
     }
+
+    /// The episodes with their playback, the FROM of a query selecting ``entrySelection()``.
+    static let withPlayback = "episode LEFT JOIN episodePlayback ON episodePlayback.episodeId = episode.id"
 
     /// The fields an entry holds.
     private static let listedFields = fields.filter(\.isListed)
 
-    /// The columns an entry has besides the feed's, first in ``entrySelection(of:)``.
-    private static let entryBookkeeping = ["id", "position", "isNew", "isDeleted", "playPosition", "playedAt"]
+    /// The columns an entry has besides the feed's, first in ``entrySelection()``.
+    private static let entryBookkeeping = [
+        "episode.id", "episode.position", "episode.isNew", "episode.isDeleted", "episodePlayback.playPosition",
+        "episodePlayback.playedAt",
+    ]
 
-    /// The episode entry a row selected with ``entrySelection(of:)`` holds, with its download
+    /// The episode entry a row selected with ``entrySelection()`` holds, with its download
     /// (its episode without the fields that are not listed). Columns are read by index: a
     /// listing of 20,000 episodes looks up no column by name.
     static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
@@ -342,10 +345,10 @@ enum EpisodeColumns {
             playback: Playback(position: row[4], playedAt: (row[5] as Double?).map(Date.init(timeIntervalSince1970:))))
     }
 
-    /// How many columns ``entrySelection(of:)`` selects: a query's own columns come after them.
+    /// How many columns ``entrySelection()`` selects: a query's own columns come after them.
     static var entryColumnCount: Int { entryBookkeeping.count + listedFields.count }
 
-    /// The entries of the rows `sql` selects, which begin with ``entrySelection(of:)``;
+    /// The entries of the rows `sql` selects, which begin with ``entrySelection()``;
     /// `expectedCount` is room made for them at once.
     static func entries(
         _ db: Database, sql: String, arguments: StatementArguments = [], downloads: [String: Download],

@@ -76,9 +76,10 @@ struct DownloadStore {
             db,
             sql: """
                 SELECT download.* FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL
+                LEFT JOIN episodePlayback ON episodePlayback.episodeId = episode.id
                 WHERE episode.podcastId = ? AND download.state = 'completed'
                 GROUP BY download.id
-                ORDER BY MIN(episode.playedAt IS NOT NULL), MAX(episode.published) IS NULL, MAX(episode.published) DESC,
+                ORDER BY MIN(episodePlayback.playedAt IS NOT NULL), MAX(episode.published) IS NULL, MAX(episode.published) DESC,
                   MIN(episode.position)
                 """,
             arguments: [podcastID]

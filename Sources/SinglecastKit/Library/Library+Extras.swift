@@ -33,7 +33,7 @@ extension Library {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT \(EpisodeColumns.entrySelection()) FROM episode
+                    SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
                     WHERE enclosureURL = ? AND (transcriptURL IS NOT NULL OR chaptersURL IS NOT NULL)
                     ORDER BY position IS NULL, id DESC LIMIT 1
                     """,

@@ -37,9 +37,12 @@ extension Library {
     /// Records a change of an episode's playback, and the episode action to send; returns
     /// the playback as it now is.
     static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws -> Playback {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM episode WHERE id = ?)", arguments: [episodeID]) == true
+        else { return Playback() }
         try changePlayback(episodeID: episodeID, change, at: date, recordsAction: true, db: db)
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episode WHERE id = ?"), arguments: [episodeID])
+            db.cachedStatement(sql: "SELECT playPosition, playedAt FROM episodePlayback WHERE episodeId = ?"),
+            arguments: [episodeID])
         return Playback(
             position: row?["playPosition"], playedAt: (row?["playedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
@@ -49,7 +52,7 @@ extension Library {
     /// episode action to send. A change received from another device (`recordsAction` false,
     /// see ``Library/applySync``) applies only when it is newer than the episode's last change,
     /// here or received (so an action received twice applies once), and records nothing to send
-    /// back. Returns whether the episode changed.
+    /// back. Returns whether the episode changed. `episodeID` is an episode of the library.
     @discardableResult
     static func changePlayback(
         episodeID: Int64, _ change: PlaybackChange, at date: Date, recordsAction: Bool, db: Database
@@ -59,23 +62,25 @@ extension Library {
         switch change {
         case .position(let position, let started, let total, let keepsPlayed):
             try StatementBinder.execute(
-                db.cachedStatement(sql: PlaybackSQL.position), position.databaseValue, now.databaseValue,
-                keepsPlayed.databaseValue, now.databaseValue, episodeID.databaseValue, recordsAction.databaseValue,
-                now.databaseValue)
+                db.cachedStatement(sql: PlaybackSQL.position), episodeID.databaseValue, position.databaseValue,
+                now.databaseValue, recordsAction.databaseValue, keepsPlayed.databaseValue)
             action = (.play, started, position, total)
         case .played(let total):
             try StatementBinder.execute(
-                db.cachedStatement(sql: PlaybackSQL.played), now.databaseValue, now.databaseValue, now.databaseValue,
-                episodeID.databaseValue, recordsAction.databaseValue, now.databaseValue)
+                db.cachedStatement(sql: PlaybackSQL.played), episodeID.databaseValue, now.databaseValue,
+                recordsAction.databaseValue)
             // As AntennaPod records it: a play whose position is the episode's end.
             action = (.play, total == nil ? nil : 0, total, total)
         case .unplayed:
             try StatementBinder.execute(
-                db.cachedStatement(sql: PlaybackSQL.unplayed), now.databaseValue, episodeID.databaseValue,
-                recordsAction.databaseValue, now.databaseValue)
+                db.cachedStatement(sql: PlaybackSQL.unplayed), episodeID.databaseValue, now.databaseValue,
+                recordsAction.databaseValue)
             action = (.new, nil, nil, nil)
         }
         guard db.changesCount > 0 else { return false }
+        if case .played = change {
+            try db.cachedStatement(sql: "UPDATE episode SET isNew = 0 WHERE id = ? AND isNew").execute(arguments: [episodeID])
+        }
         if recordsAction {
             try db.cachedStatement(
                 sql: """
@@ -93,25 +98,32 @@ extension Library {
         return true
     }
 
-    /// The statements of ``changePlayback(episodeID:_:at:recordsAction:db:)``: each applies
-    /// when the change is made here (its next to last argument) or newer than the episode's
-    /// last change (its last).
+    /// The statements of ``changePlayback(episodeID:_:at:recordsAction:db:)``, on the episode's
+    /// row of `episodePlayback` (made by its first change): `?1` the episode, `?2` the change's
+    /// time except for a position (`?2` the position, `?3` the time). Each changes a row that
+    /// exists when the change is made here (the argument after the time) or is newer than the
+    /// episode's last change.
     private enum PlaybackSQL {
         static let position = """
-            UPDATE episode SET playPosition = ?, heardAt = ?, playedAt = CASE WHEN ? THEN playedAt END,
-              playbackChangedAt = ?
-            WHERE id = ? AND \(appliesHere)
+            INSERT INTO episodePlayback (episodeId, playPosition, heardAt, changedAt) VALUES (?1, ?2, ?3, ?3)
+            ON CONFLICT (episodeId) DO UPDATE SET playPosition = ?2, heardAt = ?3,
+              playedAt = CASE WHEN ?5 THEN playedAt END, changedAt = ?3
+            WHERE \(appliesHere("?3", "?4"))
             """
         static let played = """
-            UPDATE episode SET playPosition = NULL, heardAt = ?, playedAt = ?, isNew = 0, playbackChangedAt = ?
-            WHERE id = ? AND \(appliesHere)
+            INSERT INTO episodePlayback (episodeId, heardAt, playedAt, changedAt) VALUES (?1, ?2, ?2, ?2)
+            ON CONFLICT (episodeId) DO UPDATE SET playPosition = NULL, heardAt = ?2, playedAt = ?2, changedAt = ?2
+            WHERE \(appliesHere("?2", "?3"))
             """
         static let unplayed = """
-            UPDATE episode SET playPosition = NULL, playedAt = NULL, playbackChangedAt = ?
-            WHERE id = ? AND \(appliesHere)
+            INSERT INTO episodePlayback (episodeId, changedAt) VALUES (?1, ?2)
+            ON CONFLICT (episodeId) DO UPDATE SET playPosition = NULL, playedAt = NULL, changedAt = ?2
+            WHERE \(appliesHere("?2", "?3"))
             """
         /// Made here, or newer than the episode's last change: the newest change wins.
-        private static let appliesHere = "(? OR playbackChangedAt IS NULL OR playbackChangedAt < ?)"
+        private static func appliesHere(_ time: String, _ madeHere: String) -> String {
+            "\(madeHere) OR changedAt IS NULL OR changedAt < \(time)"
+        }
     }
 
     private static func wholeSeconds(_ seconds: Double) -> Int {
@@ -125,9 +137,11 @@ extension Library {
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode
-                        WHERE heardAt IS NOT NULL AND playedAt IS NULL AND playPosition IS NOT NULL
-                        ORDER BY heardAt DESC LIMIT 1
+                        SELECT \(EpisodeColumns.entrySelection()), episode.podcastId
+                        FROM episodePlayback JOIN episode ON episode.id = episodePlayback.episodeId
+                        WHERE episodePlayback.heardAt IS NOT NULL AND episodePlayback.playedAt IS NULL
+                          AND episodePlayback.playPosition IS NOT NULL
+                        ORDER BY episodePlayback.heardAt DESC LIMIT 1
                         """),
                 let podcast = try Self.podcast(db, id: row[EpisodeColumns.entryColumnCount])
             else { return nil }
@@ -175,8 +189,10 @@ extension Library {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT enclosureURL, playPosition, playedAt, duration FROM episode
-                    WHERE enclosureURL IS NOT NULL AND (playPosition IS NOT NULL OR playedAt IS NOT NULL)
+                    SELECT episode.enclosureURL, episodePlayback.playPosition, episodePlayback.playedAt, episode.duration
+                    FROM episodePlayback JOIN episode ON episode.id = episodePlayback.episodeId
+                    WHERE episode.enclosureURL IS NOT NULL
+                      AND (episodePlayback.playPosition IS NOT NULL OR episodePlayback.playedAt IS NOT NULL)
                     """)
             while let row = try rows.next() {
                 heard[row[0]] = HeardEpisode(
@@ -195,9 +211,10 @@ extension Library {
             try EpisodeColumns.entries(
                 db,
                 sql: """
-                    SELECT \(EpisodeColumns.entrySelection()) FROM episode
+                    SELECT \(EpisodeColumns.entrySelection())
+                    FROM episodePlayback JOIN episode ON episode.id = episodePlayback.episodeId
                     JOIN download ON download.enclosureURL = episode.enclosureURL AND download.state = 'completed'
-                    WHERE episode.playedAt IS NOT NULL AND (?1 IS NULL OR episode.podcastId = ?1)
+                    WHERE episodePlayback.playedAt IS NOT NULL AND (?1 IS NULL OR episode.podcastId = ?1)
                     ORDER BY episode.podcastId, episode.position
                     """,
                 arguments: [podcastID], downloads: try Self.downloadsByEnclosureURL(db))

@@ -131,7 +131,7 @@ extension Library {
                     SELECT podcast.*,
                       (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND position IS NOT NULL) AS episodeCount,
                       (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND isNew) AS newCount,
-                      (SELECT COUNT(*) FROM episode
+                      (SELECT COUNT(*) FROM \(EpisodeColumns.withPlayback)
                         WHERE podcastId = podcast.id AND position IS NOT NULL AND playedAt IS NULL) AS unplayedCount,
                       (SELECT COUNT(*) FROM episode JOIN download ON download.enclosureURL = episode.enclosureURL
                         WHERE episode.podcastId = podcast.id AND download.state = 'completed') AS downloadedCount
@@ -199,7 +199,8 @@ extension Library {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT \(EpisodeColumns.entrySelection()), episode.podcastId FROM episode JOIN podcast ON podcast.id = episode.podcastId
+                    SELECT \(EpisodeColumns.entrySelection()), episode.podcastId
+                    FROM \(EpisodeColumns.withPlayback) JOIN podcast ON podcast.id = episode.podcastId
                     WHERE episode.isNew AND podcast.subscribedAt IS NOT NULL
                     ORDER BY episode.published IS NULL, episode.published DESC, podcast.id, episode.position
                     """)

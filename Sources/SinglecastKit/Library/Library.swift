@@ -346,8 +346,8 @@ public struct Library: Sendable {
         try EpisodeColumns.entries(
             db,
             sql: """
-                SELECT \(EpisodeColumns.entrySelection()) FROM episode
-                WHERE podcastId = ? AND position > ? ORDER BY position LIMIT ?
+                SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
+                WHERE episode.podcastId = ? AND episode.position > ? ORDER BY episode.position LIMIT ?
                 """,
             arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0))
     }

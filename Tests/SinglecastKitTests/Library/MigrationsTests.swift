@@ -54,7 +54,7 @@ import Testing
                       ('https://a.example/4.mp3', 'delete', 'https://a.example/feed', 950, NULL, 0);
                     """)
         }
-        try Library.migrator.migrate(database)
+        try Library.migrator.migrate(database, upTo: "v7-playback-stamps")
         try database.read { db in
             let stamps = try Row.fetchAll(db, sql: "SELECT id, playbackChangedAt FROM episode ORDER BY id")
                 .map { [$0["id"] as Int64: $0["playbackChangedAt"] as Double?] }
@@ -62,5 +62,39 @@ import Testing
             let kept = try String.fetchAll(db, sql: "SELECT action || ' ' || episodeURL FROM syncEpisodeAction ORDER BY timestamp")
             #expect(kept == ["play https://a.example/9.mp3", "delete https://a.example/4.mp3"])
         }
+    }
+
+    /// `v8-playback-table` moves each episode's playback out of its row into `episodePlayback`,
+    /// one row for each episode that had any, and drops the episode's four columns.
+    @Test func playbackMovesToItsOwnTableWhole() throws {
+        let database = try DatabaseQueue()
+        try Library.migrator.migrate(database, upTo: "v7-playback-stamps")
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO podcast (id, feedKey, title) VALUES (1, 'https://a.example/feed', 'Show');
+                    INSERT INTO episode (id, podcastId, identity, title, playPosition, playedAt, heardAt, playbackChangedAt) VALUES
+                      (1, 1, 'e1', 'Half heard', 754.5, NULL, 1000, 1000),
+                      (2, 1, 'e2', 'Played', NULL, 2000, 2000, 2000),
+                      (3, 1, 'e3', 'Marked unplayed', NULL, NULL, NULL, 3000),
+                      (4, 1, 'e4', 'Never heard', NULL, NULL, NULL, NULL);
+                    """)
+        }
+        try Library.migrator.migrate(database)
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM episodePlayback ORDER BY episodeId")
+            #expect(
+                rows == [
+                    ["episodeId": 1, "playPosition": 754.5, "playedAt": nil, "heardAt": 1000.0, "changedAt": 1000.0],
+                    ["episodeId": 2, "playPosition": nil, "playedAt": 2000.0, "heardAt": 2000.0, "changedAt": 2000.0],
+                    ["episodeId": 3, "playPosition": nil, "playedAt": nil, "heardAt": nil, "changedAt": 3000.0],
+                ])
+            let columns = try db.columns(in: "episode").map(\.name)
+            #expect(columns.filter { ["playPosition", "playedAt", "heardAt", "playbackChangedAt"].contains($0) }.isEmpty)
+            #expect(try db.indexes(on: "episode").allSatisfy { $0.name != "episode_on_heardAt" })
+        }
+        // An episode deleted takes its playback along.
+        try database.write { db in try db.execute(sql: "DELETE FROM podcast WHERE id = 1") }
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episodePlayback") } == 0)
     }
 }

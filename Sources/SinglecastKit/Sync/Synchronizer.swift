@@ -80,17 +80,16 @@ public struct Synchronizer: Sendable {
     public func sync(_ account: SyncAccount, caption: String) async throws -> SyncReport {
         let client = try await client(for: account)
         var report = SyncReport(server: account.server.host(percentEncoded: false) ?? "", api: client.dialect)
-        if client.dialect == .gpodder && !account.deviceRegistered {
-            // A device of the account (the phone's, joined with --device) keeps its caption.
-            if try await !client.devices().contains(where: { $0.id == account.device }) {
-                try await client.registerDevice(account.device, caption: caption)
-            }
-            try await library.recordDeviceRegistered()
-        }
+        let device = client.dialect == .gpodder ? account.device : nil
 
-        // Receive everything first; apply it all at once.
+        // Receive everything first, the requests under way at once (the episode actions, the
+        // largest answer, beside the device and its subscriptions), while the first batch to
+        // send is read; then apply it all at once.
+        async let receiving = client.episodeActions(since: account.actionsSince)
+        async let firstBatch = outgoingBatch(after: account.sentActionID, device: device)
+        try await registerDevice(account, client: client, caption: caption)
         let subscriptions = try await client.subscriptionChanges(device: account.device, since: account.subscriptionsSince)
-        let actions = try await client.episodeActions(since: account.actionsSince)
+        let actions = try await receiving
         report.actionsReceived = actions.actions.count
         let applied = try await library.applySync(
             subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp,
@@ -102,33 +101,63 @@ public struct Synchronizer: Sendable {
         report.actionsWaiting = applied.waiting
         report.podcastsToFetch = applied.added.filter(\.needsFetch).map(\.id)
 
-        // Then send this device's changes.
-        let changes = try await library.subscriptionChangesToSend()
-        if !changes.add.isEmpty || !changes.remove.isEmpty {
-            let result = try await client.uploadSubscriptionChanges(
-                device: account.device, add: changes.add, remove: changes.remove)
-            report.addedThere = changes.add.count
-            report.removedThere = changes.remove.count
-            report.rewrittenURLs = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: result.updateURLs)
-        } else if changes.upTo > 0 {
-            _ = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: [])
+        // Then send this device's changes: its subscription changes beside its episode actions.
+        // The batch read before the apply stands unless the apply changed which podcasts are
+        // followed (only their actions are sent).
+        async let subscriptionsSent = sendSubscriptionChanges(client: client, device: account.device)
+        var next = try await firstBatch
+        if !applied.added.isEmpty || !applied.removed.isEmpty {
+            next = try await outgoingBatch(after: account.sentActionID, device: device)
         }
-
-        // The next batch is read from the library and written as JSON while the current one
-        // is on its way (the server's answer is the slow part); uploads and acknowledgements
-        // keep their order.
-        let device = client.dialect == .gpodder ? account.device : nil
-        var next = try await outgoingBatch(after: account.sentActionID, device: device)
+        // While a batch is on its way (the server's answer is the slow part), the next one is
+        // read from the library and written as JSON, and the one before it is acknowledged;
+        // uploads and acknowledgements keep their order.
+        var sent: Int64?
         while let current = next {
             async let following = outgoingBatch(after: current.last, device: device)
+            let previous = sent
+            async let acknowledged: Void = acknowledgeActions(upTo: previous)
             report.playedWithoutLength += current.playedWithoutLength
             if !current.actions.isEmpty {
                 try await upload(current.actions, encoded: current.body, client: client, report: &report)
             }
-            try await library.acknowledgeActions(upTo: current.last)
+            try await acknowledged
+            sent = current.last
             next = try await following
         }
+        try await acknowledgeActions(upTo: sent)
+        (report.addedThere, report.removedThere, report.rewrittenURLs) = try await subscriptionsSent
         return report
+    }
+
+    /// Records that the server has the local actions up to `id`, if any.
+    private func acknowledgeActions(upTo id: Int64?) async throws {
+        if let id { try await library.acknowledgeActions(upTo: id) }
+    }
+
+    /// Registers the device on its first sync with gpodder.net (a device of the account, the
+    /// phone's joined with --device, keeps its caption).
+    private func registerDevice(_ account: SyncAccount, client: SyncClient, caption: String) async throws {
+        guard client.dialect == .gpodder && !account.deviceRegistered else { return }
+        if try await !client.devices().contains(where: { $0.id == account.device }) {
+            try await client.registerDevice(account.device, caption: caption)
+        }
+        try await library.recordDeviceRegistered()
+    }
+
+    /// Sends the subscription changes made here since the last sync; returns how many adds and
+    /// removes went, and how many feed URLs the server rewrote.
+    private func sendSubscriptionChanges(client: SyncClient, device: String) async throws -> (
+        added: Int, removed: Int, rewritten: Int
+    ) {
+        let changes = try await library.subscriptionChangesToSend()
+        guard !changes.add.isEmpty || !changes.remove.isEmpty else {
+            if changes.upTo > 0 { _ = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: []) }
+            return (0, 0, 0)
+        }
+        let result = try await client.uploadSubscriptionChanges(device: device, add: changes.add, remove: changes.remove)
+        let rewritten = try await library.acknowledgeSubscriptionChanges(upTo: changes.upTo, rewrites: result.updateURLs)
+        return (changes.add.count, changes.remove.count, rewritten)
     }
 
     /// The local actions to send after the action `id`, at most ``batchSize`` of them.

@@ -21,28 +21,61 @@ enum ActionReader {
         case unsure
     }
 
-    private enum Value {
+    fileprivate enum Value {
+        /// A string of ASCII without escapes: its bytes, where they lie (no string is made of
+        /// a value that is never used, or that is read as a time or an action type).
+        case ascii(UnsafeBufferPointer<UInt8>)
+        /// Any other string.
         case string(String)
         case integer(Int)
         case null
         case boolean
+
+        var text: String? {
+            switch self {
+            case .ascii(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .string(let text): text
+            default: nil
+            }
+        }
+    }
+
+    /// The podcast URL of the action read last: the actions of one podcast (most of an answer)
+    /// share one string, made once.
+    struct LastPodcast {
+        private var bytes: [UInt8] = []
+        private var url = ""
+
+        init() {}
+
+        fileprivate mutating func url(_ value: Value) -> String? {
+            guard case .ascii(let raw) = value, !raw.isEmpty else { return value.text }
+            let same = bytes.count == raw.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }
+            if !same {
+                bytes = Array(raw)
+                url = String(decoding: raw, as: UTF8.self)
+            }
+            return url
+        }
     }
 
     private struct Unsure: Error {}
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, podcast: inout LastPodcast) -> Outcome {
         var reader = Cursor(bytes: bytes)
         guard let fields = try? reader.object(), reader.endsAfterSpace() else { return .unsure }
-        return outcome(fields)
+        return outcome(fields, podcast: &podcast)
     }
 
     /// Reads the object that starts at `start` (its `{`), when it ends within `bytes`: what
     /// it is, and the index after its `}`. Nil when it does not end there, or is not read
     /// (``Outcome/unsure``).
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, objectAt start: Int) -> (outcome: Outcome, end: Int)? {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, objectAt start: Int, podcast: inout LastPodcast) -> (
+        outcome: Outcome, end: Int
+    )? {
         var reader = Cursor(bytes: bytes, index: start)
         guard let fields = try? reader.object() else { return nil }
-        return (outcome(fields), reader.index)
+        return (outcome(fields, podcast: &podcast), reader.index)
     }
 
     /// The fields of the action's known keys, by key.
@@ -57,13 +90,15 @@ enum ActionReader {
         var total: Value?
     }
 
-    private static func outcome(_ fields: Fields) -> Outcome {
-        guard case .string(let podcast) = fields.podcast, case .string(let episode) = fields.episode,
-            !podcast.isEmpty, !episode.isEmpty,
-            case .string(let type) = fields.action, let kind = EpisodeAction.Kind(rawValue: type.lowercased())
+    private static func outcome(_ fields: Fields, podcast last: inout LastPodcast) -> Outcome {
+        guard let podcastValue = fields.podcast, let podcast = last.url(podcastValue), let episode = fields.episode?.text,
+            !podcast.isEmpty, !episode.isEmpty, let type = fields.action, let kind = kind(type)
         else { return .skipped }
         let timestamp: Double
         switch fields.timestamp {
+        case .ascii(let bytes):
+            guard let seconds = SyncWire.seconds(fromTimestamp: bytes) else { return .skipped }
+            timestamp = seconds
         case .string(let text):
             guard let seconds = SyncWire.seconds(fromTimestamp: text) else { return .skipped }
             timestamp = seconds
@@ -72,13 +107,10 @@ enum ActionReader {
         default:
             return .skipped
         }
-        let guid: String? = if case .string(let text) = fields.guid { text } else { nil }
+        let guid = fields.guid?.text
         func integer(_ value: Value?) -> Int? {
-            switch value {
-            case .integer(let number): number
-            case .string(let text): SyncWire.integer(fromText: text)
-            default: nil
-            }
+            if case .integer(let number) = value { return number }
+            return value?.text.flatMap(SyncWire.integer(fromText:))
         }
         let position = integer(fields.position)
         if kind == .play && position == nil { return .skipped }
@@ -86,6 +118,19 @@ enum ActionReader {
             SyncWire.ReceivedAction(
                 podcastURL: podcast, episodeURL: episode, guid: guid, kind: kind, timestamp: timestamp,
                 started: integer(fields.started), position: position, total: integer(fields.total)))
+    }
+
+    /// The action type a value names, in any case (as `EpisodeAction.Kind(rawValue: type.lowercased())`).
+    private static func kind(_ value: Value) -> EpisodeAction.Kind? {
+        guard case .ascii(let bytes) = value else { return value.text.flatMap { EpisodeAction.Kind(rawValue: $0.lowercased()) } }
+        for kind in EpisodeAction.Kind.allCases {
+            var name = kind.rawValue
+            let matches = name.withUTF8 { name in
+                name.count == bytes.count && zip(name, bytes).allSatisfy { $0 == $1 | 0x20 }
+            }
+            if matches { return kind }
+        }
+        return nil
     }
 
     private struct Cursor {
@@ -199,7 +244,7 @@ enum ActionReader {
             switch first {
             case UInt8(ascii: "\""):
                 index += 1
-                return .string(try string())
+                return try string()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return .integer(try integer())
             case UInt8(ascii: "n"):
@@ -246,17 +291,21 @@ enum ActionReader {
             return negative ? -value : value
         }
 
-        /// A string's text, after its opening quote, its escapes resolved (not a surrogate pair).
-        private mutating func string() throws(Unsure) -> String {
+        /// A string, after its opening quote, its escapes resolved (not a surrogate pair).
+        private mutating func string() throws(Unsure) -> Value {
             let start = index
             // Most strings have no escape: their bytes are the text.
+            var ascii = true
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    guard let text = Self.text(UnsafeBufferPointer(rebasing: bytes[start..<index - 1])) else { throw Unsure() }
-                    return text
+                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
+                    if ascii { return .ascii(raw) }
+                    guard let text = Self.text(raw) else { throw Unsure() }
+                    return .string(text)
                 }
+                ascii = ascii && byte < 0x80
                 if byte == UInt8(ascii: "\\") { break }
                 guard byte >= 0x20 else { throw Unsure() }
                 index += 1
@@ -268,7 +317,7 @@ enum ActionReader {
                 switch byte {
                 case UInt8(ascii: "\""):
                     guard let text = unescaped.withUnsafeBufferPointer(Self.text) else { throw Unsure() }
-                    return text
+                    return .string(text)
                 case UInt8(ascii: "\\"):
                     guard let escape = peek() else { throw Unsure() }
                     index += 1

@@ -25,6 +25,7 @@ struct ActionStream {
     private var ends: [Int] = []
     /// The actions ``ActionReader`` read from the batch (nil: left out), reused batch after batch.
     private var read: [SyncWire.ReceivedAction?] = []
+    private var lastPodcast = ActionReader.LastPodcast()
     private var depth = 0
     private var inString = false
     private var escaped = false
@@ -43,7 +44,7 @@ struct ActionStream {
         var index = 0
         while index < bytes.count {
             if mode == .between && batchCount == 0 && bytes[index] == UInt8(ascii: "{"),
-                let (outcome, end) = ActionReader.read(bytes, objectAt: index)
+                let (outcome, end) = ActionReader.read(bytes, objectAt: index, podcast: &lastPodcast)
             {
                 // With no element waiting in the batch, one of the usual shape that ends in
                 // these bytes is read where it lies, in the list's order.
@@ -206,7 +207,7 @@ struct ActionStream {
         defer { swap(&out, &read) }
         return batch.withUnsafeBufferPointer { bytes in
             for (start, end) in zip(starts, ends) {
-                switch ActionReader.read(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                switch ActionReader.read(UnsafeBufferPointer(rebasing: bytes[start..<end]), podcast: &lastPodcast) {
                 case .action(let action): out.append(action)
                 case .skipped: out.append(nil)
                 case .unsure: return false
@@ -251,8 +252,10 @@ struct ReceivedActions: Sendable {
     /// The actions read, and those left out (unknown types, missing URLs or times).
     var count = 0
     var ignored = 0
-    /// One copy of each podcast URL, however many actions name it.
+    /// One copy of each podcast URL, however many actions name it, and the one shared last
+    /// (the next action's, most often: it is then not looked up).
     private var podcastURLs: Set<String> = []
+    private var lastPodcastURL = ""
 
     init(_ actions: [SyncWire.ReceivedAction] = []) {
         for action in actions { add(action) }
@@ -261,10 +264,14 @@ struct ReceivedActions: Sendable {
     mutating func add(_ action: SyncWire.ReceivedAction) {
         count += 1
         var action = action
-        if let shared = podcastURLs.firstIndex(of: action.podcastURL) {
+        if action.podcastURL == lastPodcastURL {
+            action.podcastURL = lastPodcastURL
+        } else if let shared = podcastURLs.firstIndex(of: action.podcastURL) {
             action.podcastURL = podcastURLs[shared]
+            lastPodcastURL = action.podcastURL
         } else {
             podcastURLs.insert(action.podcastURL)
+            lastPodcastURL = action.podcastURL
         }
         switch action.kind {
         case .play, .new:

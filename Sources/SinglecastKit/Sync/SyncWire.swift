@@ -197,7 +197,12 @@ enum SyncWire {
     /// `Z` or an offset (`+02:00`, `-0500`); a time without a zone is UTC, as the API says.
     /// A space may stand for the `T`. Nil for anything else.
     static func seconds(fromTimestamp text: String) -> Double? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { seconds(fromTimestamp: $0) }
+    }
+
+    /// ``seconds(fromTimestamp:)-(String)`` of the text's UTF-8 bytes.
+    static func seconds(fromTimestamp bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         func number(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= bytes.count else { return nil }
             var value = 0

@@ -212,9 +212,13 @@ import Testing
         #"{"podcast": "https://a/feed", "episode": "https://a/3.mp3", "action": "download", "timestamp": "2023-11-14T22:13:20", "position": null, "guid": 5}"#,
         #"{"podcast": "https://a/feed", "episode": "https://a/4.mp3", "action": "play", "timestamp": "2023-11-14T22:13:20", "position": " 42 ", "started": true, "total": -5}"#,
         #"{"podcast":"https://a/feed","episode":"https://a/caf\u00E9.mp3","action":"play","timestamp":"2023-11-14T22:13:20","position":-0}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/5.mp3", "action": "DeLeTe", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/6.mp3", "action": "pl\u0041y", "timestamp": "2023-11-14T22:13:20", "position": 1}"#,
     ]
 
     static let skipped = [
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "PL@Y", "timestamp": "2023-11-14T22:13:20"}"#,
+        #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "plays", "timestamp": "2023-11-14T22:13:20"}"#,
         #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "flattr", "timestamp": "2023-11-14T22:13:20"}"#,
         #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": 3, "timestamp": "2023-11-14T22:13:20"}"#,
         #"{"podcast": "https://a/feed", "episode": "https://a/1.mp3", "action": "new", "timestamp": "yesterday"}"#,
@@ -254,7 +258,8 @@ import Testing
     ]
 
     static func read(_ bytes: [UInt8]) -> ActionReader.Outcome {
-        bytes.withUnsafeBufferPointer { ActionReader.read($0) }
+        var podcast = ActionReader.LastPodcast()
+        return bytes.withUnsafeBufferPointer { ActionReader.read($0, podcast: &podcast) }
     }
 
     static func decoded(_ bytes: [UInt8]) -> SyncWire.Lenient<SyncWire.ReceivedAction>? {
@@ -279,6 +284,22 @@ import Testing
     @Test(arguments: unsure)
     func leavesTheRestToTheDecoder(element: String) {
         #expect(Self.read(Array(element.utf8)) == .unsure)
+    }
+
+    /// Actions read one after another share the podcast URL they name alike, and each keeps
+    /// its own when they differ.
+    @Test func eachActionKeepsItsOwnPodcastWhenOneReaderReadsMany() {
+        var podcast = ActionReader.LastPodcast()
+        let feeds = ["https://a/feed", "https://a/feed", "https://b/feed", "https://a/fee", "https://a/feed"]
+        let read = feeds.enumerated().map { index, feed in
+            let element = #"{"podcast": "\#(feed)", "episode": "https://a/\#(index).mp3", "action": "new", "timestamp": 1}"#
+            return Array(element.utf8).withUnsafeBufferPointer { ActionReader.read($0, podcast: &podcast) }
+        }
+        let podcasts = read.map { outcome -> String? in
+            guard case .action(let action) = outcome else { return nil }
+            return action.podcastURL
+        }
+        #expect(podcasts == feeds)
     }
 
     @Test func leavesBytesThatAreNotUTF8ToTheDecoder() {

@@ -128,10 +128,6 @@ extension Library {
         try await writer.write { db in try db.execute(sql: "UPDATE syncAccount SET api = ?", arguments: [dialect.rawValue]) }
     }
 
-    func recordDeviceRegistered() async throws {
-        try await writer.write { db in try db.execute(sql: "UPDATE syncAccount SET deviceRegistered = 1") }
-    }
-
     // MARK: - Subscriptions to send
 
     /// The subscription changes to send, each URL's last change (only http(s) URLs), and the
@@ -239,7 +235,8 @@ extension Library {
     // MARK: - Applying what the server sent
 
     /// Applies the server's subscription changes and episode actions, and remembers its
-    /// timestamps, in one transaction: all of it or nothing. With `firstSync`, every
+    /// timestamps (and, with `deviceRegistered`, that the device is registered), in one
+    /// transaction: all of it or nothing. With `firstSync`, every
     /// subscription is queued to be sent (the lists are merged: a subscription here is kept).
     ///
     /// Subscriptions: an add subscribes (a podcast not stored yet gets a row whose feed is to
@@ -253,10 +250,12 @@ extension Library {
     /// `new` marks it unplayed. `download` and `delete` are kept, not acted on. An action
     /// for an episode the library does not know is kept and applied when a feed save adds it.
     func applySync(
-        subscriptions: SyncWire.SubscriptionChanges?, actions: ReceivedActions, actionsTimestamp: Int64?, firstSync: Bool = false
+        subscriptions: SyncWire.SubscriptionChanges?, actions: ReceivedActions, actionsTimestamp: Int64?, firstSync: Bool = false,
+        deviceRegistered: Bool = false
     ) async throws -> SyncApplied {
         try await writer.write { db in
             var applied = SyncApplied()
+            if deviceRegistered { try db.execute(sql: "UPDATE syncAccount SET deviceRegistered = 1") }
             if firstSync {
                 // The device's first sync sends every subscription, queued with the server's
                 // timestamp so that a failed upload is sent again by the next sync.

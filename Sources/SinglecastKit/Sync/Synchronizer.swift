@@ -87,13 +87,13 @@ public struct Synchronizer: Sendable {
         // send is read; then apply it all at once.
         async let receiving = client.episodeActions(since: account.actionsSince)
         async let firstBatch = outgoingBatch(after: account.sentActionID, device: device)
-        try await registerDevice(account, client: client, caption: caption)
+        let registered = try await registerDevice(account, client: client, caption: caption)
         let subscriptions = try await client.subscriptionChanges(device: account.device, since: account.subscriptionsSince)
         let actions = try await receiving
         report.actionsReceived = actions.actions.count
         let applied = try await library.applySync(
             subscriptions: subscriptions, actions: actions.actions, actionsTimestamp: actions.timestamp,
-            firstSync: account.subscriptionsSince == nil)
+            firstSync: account.subscriptionsSince == nil, deviceRegistered: registered)
         report.addedHere = applied.added.count
         report.removedHere = applied.removed.count
         report.podcastsRemoved = applied.removed
@@ -136,13 +136,14 @@ public struct Synchronizer: Sendable {
     }
 
     /// Registers the device on its first sync with gpodder.net (a device of the account, the
-    /// phone's joined with --device, keeps its caption).
-    private func registerDevice(_ account: SyncAccount, client: SyncClient, caption: String) async throws {
-        guard client.dialect == .gpodder && !account.deviceRegistered else { return }
+    /// phone's joined with --device, keeps its caption); returns whether this sync did (the
+    /// library records it with what the sync receives).
+    private func registerDevice(_ account: SyncAccount, client: SyncClient, caption: String) async throws -> Bool {
+        guard client.dialect == .gpodder && !account.deviceRegistered else { return false }
         if try await !client.devices().contains(where: { $0.id == account.device }) {
             try await client.registerDevice(account.device, caption: caption)
         }
-        try await library.recordDeviceRegistered()
+        return true
     }
 
     /// Sends the subscription changes made here since the last sync; returns how many adds and

@@ -383,7 +383,9 @@ struct FileTransferTests {
             }
             // Child tasks, so that the suite's time limit cancels them too.
             async let first = download("/a1.mp3", firstWaits)
-            try await waitUntil { !firstWaits.all.isEmpty }
+            // The clock moves only once a download sleeps on it: a download reports its wait
+            // just before, and a sleep begun after a move would never end.
+            try await waitUntil { !firstWaits.all.isEmpty && clock.sleepers == 1 }
             // The second download starts 0.3 s later: one outage for the host, so it waits for
             // the first one's next try, 0.5 s after the first failure (its own would come 0.8 s
             // after it).
@@ -392,10 +394,10 @@ struct FileTransferTests {
             // The working host's download completes while the other host refuses.
             let b = try await h.transfer.download(other.url("/b.mp3"), to: h.destination("b.mp3"), announcedType: "audio/mpeg")
             #expect(try Data(contentsOf: b) == Self.content)
-            try await waitUntil { !secondWaits.all.isEmpty }
+            try await waitUntil { !secondWaits.all.isEmpty && clock.sleepers == 2 }
             // At the first one's next try both try again, are refused, and wait again.
             await clock.advance(by: .milliseconds(200))
-            try await waitUntil { firstWaits.all.count == 2 && secondWaits.all.count == 2 }
+            try await waitUntil { firstWaits.all.count == 2 && secondWaits.all.count == 2 && clock.sleepers == 2 }
             let waits = firstWaits.all + secondWaits.all
             #expect(waits.allSatisfy { $0.reason == .connectionRefused })
             try await h.server.restart()

@@ -27,6 +27,9 @@ struct Singlecast: AsyncParsableCommand {
     /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
     static func main() async {
         Library.prepareProcess()
+        EarlyLibrary.start(
+            for: Self.self, arguments: Array(CommandLine.arguments.dropFirst()),
+            directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
         do {
             var command = try await asyncParseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -34,7 +37,9 @@ struct Singlecast: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            await EarlyLibrary.discard()
         } catch {
+            await EarlyLibrary.discard()
             exit(withError: Words.error(error).map(CommandFailure.init) ?? error)
         }
     }

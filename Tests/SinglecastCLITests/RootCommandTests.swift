@@ -12,4 +12,16 @@ import TestSupport
         #expect(result.stderr.isEmpty)
         cli.removeHome()
     }
+
+    /// The library is opened while the arguments are read (``EarlyLibrary``); a command refused
+    /// by its arguments closes it again, leaving no log beside the database.
+    @Test func aCommandRefusedByItsArgumentsLeavesTheLibraryClosed() async throws {
+        let cli = try CLI()
+        #expect(try await cli.run(["podcasts"]).status == 0)  // makes the library
+        let refused = try await cli.run(["episodes", "--no-such-option"])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.home.path)
+        #expect(files.filter { $0.hasPrefix("library.sqlite") } == ["library.sqlite"])
+        cli.removeHome()
+    }
 }

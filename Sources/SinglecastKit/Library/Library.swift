@@ -59,6 +59,15 @@ public struct Library: Sendable {
         try await OffPool.run { try Library(directory: directory) }
     }
 
+    /// Opens the library in `directory` as ``open(directory:)`` does when its database exists;
+    /// nil, creating nothing, when it does not.
+    public static func openExisting(directory: URL) async throws -> Library? {
+        try await OffPool.run {
+            guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
+            return try Library(directory: directory)
+        }
+    }
+
     /// Opens the library as ``open(directory:)`` says.
     private init(directory: URL) throws {
         let path = Self.databasePath(in: directory)

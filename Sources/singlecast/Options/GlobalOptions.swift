@@ -18,6 +18,7 @@ struct GlobalOptions: ParsableArguments {
             handler.logLevel = verbose ? .debug : .warning
             return handler
         }
+        if let library = try await EarlyLibrary.take(directory: libraryDirectory) { return library }
         return try await Library.open(directory: libraryDirectory)
     }
 

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SinglecastKit
+import Synchronization
+
+/// The library, opened while the arguments are parsed. Nearly every command opens it, and
+/// opening it and parsing the arguments take about 3 ms each, each on a core of its own, so
+/// the command finds the library open (``GlobalOptions/openLibrary()``). Only a library that
+/// exists is opened ahead, so that nothing is created before a command asks for it, and not
+/// for help or the version.
+enum EarlyLibrary {
+    private static let opening = Mutex<(directory: URL, task: Task<Library?, any Error>)?>(nil)
+
+    /// Starts opening the library in `directory` when `arguments` (the process's, without its
+    /// name) begin with a subcommand of `root` and ask for no help.
+    static func start<Root: ParsableCommand>(
+        for root: Root.Type, arguments: [String], directory: URL
+    ) {
+        let names = root.configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let first = arguments.first, names.contains(first),
+            !arguments.contains(where: { ["-h", "--help", "--version", "help"].contains($0) })
+        else { return }
+        let task = Task { try await Library.openExisting(directory: directory) }
+        opening.withLock { $0 = (directory, task) }
+    }
+
+    /// The library opened ahead in `directory`, if any (once; later calls open their own).
+    static func take(directory: URL) async throws -> Library? {
+        guard let early = opening.withLock({ current in defer { current = nil }; return current }) else { return nil }
+        guard early.directory == directory else {
+            await close(early.task)
+            return nil
+        }
+        return try await early.task.value
+    }
+
+    /// Closes the library opened ahead if no command took it, so that its log is copied into
+    /// the database and removed before the process ends.
+    static func discard() async {
+        guard let early = opening.withLock({ current in defer { current = nil }; return current }) else { return }
+        await close(early.task)
+    }
+
+    private static func close(_ task: Task<Library?, any Error>) async {
+        _ = try? await task.value  // released here: the library closes
+    }
+}

@@ -101,12 +101,14 @@ public struct Synchronizer: Sendable {
         report.actionsWaiting = applied.waiting
         report.podcastsToFetch = applied.added.filter(\.needsFetch).map(\.id)
 
-        // Then send this device's changes: its subscription changes beside its episode actions.
+        // Then send this device's changes: its subscription changes first (the server may
+        // rewrite feed URLs, which the episode actions then carry), then its episode actions.
         // The batch read before the apply stands unless the apply changed which podcasts are
-        // followed (only their actions are sent).
-        async let subscriptionsSent = sendSubscriptionChanges(client: client, device: account.device)
+        // followed (only their actions are sent) or the server rewrote a feed URL.
+        (report.addedThere, report.removedThere, report.rewrittenURLs) = try await sendSubscriptionChanges(
+            client: client, device: account.device)
         var next = try await firstBatch
-        if !applied.added.isEmpty || !applied.removed.isEmpty {
+        if !applied.added.isEmpty || !applied.removed.isEmpty || report.rewrittenURLs > 0 {
             next = try await outgoingBatch(after: account.sentActionID, device: device)
         }
         // While a batch is on its way (the server's answer is the slow part), the next one is
@@ -126,7 +128,6 @@ public struct Synchronizer: Sendable {
             next = try await following
         }
         try await acknowledgeActions(upTo: sent)
-        (report.addedThere, report.removedThere, report.rewrittenURLs) = try await subscriptionsSent
         return report
     }
 

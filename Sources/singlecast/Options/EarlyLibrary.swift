@@ -18,7 +18,7 @@ enum EarlyLibrary {
     ) {
         let names = root.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard let first = arguments.first, names.contains(first),
-            !arguments.contains(where: { ["-h", "--help", "--version", "help"].contains($0) })
+            !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) })
         else { return }
         let task = Task { try await Library.openExisting(directory: directory) }
         opening.withLock { $0 = (directory, task) }

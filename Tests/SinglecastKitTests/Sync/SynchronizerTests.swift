@@ -257,6 +257,22 @@ import TestSupport
         try await world.stop()
     }
 
+    /// The server's rewrite of a feed URL comes with the subscription changes sent first; the
+    /// episode actions sent after them name the feed by its new URL.
+    @Test func actionsSentAfterARewriteNameTheFeedByItsNewURL() async throws {
+        let world = try await World.start()
+        _ = try await world.sync()
+        world.server.rewrite(Self.feedURL, to: "https://shows.example/feed")
+        try await world.library.unsubscribe(podcastID: world.podcastID)
+        try await world.library.subscribe(podcastID: world.podcastID)
+        try await world.library.recordPlayback(episodeID: try await world.entry(0).id, .position(42, started: 0, total: 3600))
+        let report = try await world.sync()
+        #expect(report.rewrittenURLs == 1 && report.actionsSent == 1)
+        let sent = try #require(world.server.storedActions.last?.object)
+        #expect(sent["podcast"] as? String == "https://shows.example/feed")
+        try await world.stop()
+    }
+
     @Test func aServerErrorAppliesNothingAndLosesNothing() async throws {
         let world = try await World.start()
         _ = try await world.sync()

@@ -28,6 +28,8 @@ public final class GpodderServer: Sendable {
         case cutConnection
         /// 200 with a body that is not JSON.
         case malformedBody
+        /// No fault: the request is answered as usual (to fault a later one).
+        case asUsual
     }
 
     /// A request as received.
@@ -256,7 +258,10 @@ public final class GpodderServer: Sendable {
             guard let user, pathUser == nil || pathUser == user else {
                 return .text(401, "unauthorized", headers: [("WWW-Authenticate", "Basic realm=\"gpodder\"")])
             }
-            if var faults = state.faults[endpoint], !faults.isEmpty {
+            if var faults = state.faults[endpoint], !faults.isEmpty, faults[0] == .asUsual {
+                faults.removeFirst()
+                state.faults[endpoint] = faults
+            } else if var faults = state.faults[endpoint], !faults.isEmpty {
                 let fault = faults.removeFirst()
                 state.faults[endpoint] = faults
                 switch fault {
@@ -264,6 +269,7 @@ public final class GpodderServer: Sendable {
                     return .text(code, "fault", headers: code == 401 ? [("WWW-Authenticate", "Basic realm=\"gpodder\"")] : [])
                 case .cutConnection: return .cut
                 case .malformedBody: return .text(200, "<html><body>Maintenance</body></html>")
+                case .asUsual: break
                 }
             }
             switch endpoint {

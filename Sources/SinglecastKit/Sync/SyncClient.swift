@@ -153,13 +153,15 @@ final class SyncClient: Sendable {
             }
         var stream = ActionStream()
         var malformed = false
-        let response = try await send(.GET, url, request: .actions) { buffer in
-            do {
-                if !malformed { try stream.feed(buffer.readableBytesView) }
-            } catch {
-                malformed = true
-            }
-        }
+        let response = try await send(
+            .GET, url, request: .actions,
+            consume: { buffer in
+                do {
+                    if !malformed { try stream.feed(buffer.readableBytesView) }
+                } catch {
+                    malformed = true
+                }
+            })
         try checkAuthorized(response)
         guard (200...299).contains(response.status) else {
             throw SyncError(.status(response.status, request: .actions), server: account)
@@ -181,14 +183,15 @@ final class SyncClient: Sendable {
     }
 
     /// Sends a batch of episode actions, `body` being their JSON array
-    /// (``SyncWire/SentAction/json(_:)``).
-    func uploadEpisodeActions(_ body: Data) async throws -> UploadOutcome {
+    /// (``SyncWire/SentAction/json(_:)``); `handedOver` is called once the body has gone to
+    /// the connection, while the server reads it and answers.
+    func uploadEpisodeActions(_ body: Data, handedOver: @escaping @Sendable () -> Void = {}) async throws -> UploadOutcome {
         let url =
             switch dialect {
             case .gpodder: path("api/2/episodes", credentials.user + ".json")
             case .nextcloud: nextcloudPath("episode_action/create")
             }
-        let response = try await send(.POST, url, body: body, request: .actionUpload)
+        let response = try await send(.POST, url, body: body, request: .actionUpload, handedOver: handedOver)
         try checkAuthorized(response)
         if (400...499).contains(response.status) && response.status != 408 && response.status != 429 {
             return .refused(response.status)
@@ -255,10 +258,11 @@ final class SyncClient: Sendable {
 
     /// Sends one request (following redirects with the same method and body) and reads its
     /// answer whole. The credentials go in a header, only to the server's own origin.
-    /// With `consume`, the body of a 2xx answer is handed over as it arrives instead of kept.
+    /// With `consume`, the body of a 2xx answer is handed over as it arrives instead of kept;
+    /// `handedOver` is called when the request's body has gone to the connection.
     func send(
         _ method: HTTPMethod, _ url: URL, body: Data? = nil, request: SyncRequest,
-        consume: ((ByteBuffer) -> Void)? = nil
+        handedOver: (@Sendable () -> Void)? = nil, consume: ((ByteBuffer) -> Void)? = nil
     ) async throws -> Answer {
         var current = url
         for _ in 0...session.configuration.maximumRedirects {
@@ -282,7 +286,12 @@ final class SyncClient: Sendable {
             }
             if let body {
                 outgoing.headers.add(name: "Content-Type", value: "application/json")
-                outgoing.body = .bytes(ByteBuffer(bytes: body))
+                let bytes = ByteBuffer(bytes: body)
+                if let handedOver {
+                    outgoing.body = .stream(WholeBody(bytes: bytes, handedOver: handedOver), length: .known(Int64(bytes.readableBytes)))
+                } else {
+                    outgoing.body = .bytes(bytes)
+                }
             }
             let status: Int
             let headers: HTTPHeaders
@@ -323,5 +332,28 @@ final class SyncClient: Sendable {
         }
         throw SyncError(
             .transport(.redirect(.tooMany(limit: session.configuration.maximumRedirects)), request: request), server: account)
+    }
+}
+
+/// A request body of one buffer that says when the connection has taken it: async-http-client
+/// asks for what follows the buffer once it is written.
+private struct WholeBody: AsyncSequence, Sendable {
+    let bytes: ByteBuffer
+    let handedOver: @Sendable () -> Void
+
+    func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, handedOver: handedOver) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var bytes: ByteBuffer?
+        let handedOver: @Sendable () -> Void
+
+        mutating func next() async -> ByteBuffer? {
+            if let first = bytes {
+                bytes = nil
+                return first
+            }
+            handedOver()
+            return nil
+        }
     }
 }

@@ -111,24 +111,47 @@ public struct Synchronizer: Sendable {
         if !applied.added.isEmpty || !applied.removed.isEmpty || report.rewrittenURLs > 0 {
             next = try await outgoingBatch(after: account.sentActionID, device: device)
         }
-        // While a batch is on its way (the server's answer is the slow part), the next one is
-        // read from the library and written as JSON, and the one before it is acknowledged;
-        // uploads and acknowledgements keep their order.
+        // Once a batch has gone to the server, while the server reads it and answers (the slow
+        // part), the one before it is acknowledged and the next one read from the library and
+        // written as JSON. Not sooner: on this machine's two cores, that work delayed sending
+        // the batch by a millisecond at times. Uploads and acknowledgements keep their order.
         var sent: Int64?
         while let current = next {
-            async let following = outgoingBatch(after: current.last, device: device)
+            let (handedOver, signal) = AsyncStream<Void>.makeStream()
             let previous = sent
-            async let acknowledged: Void = acknowledgeActions(upTo: previous)
+            async let following = acknowledgingAndReadingNext(
+                after: handedOver, acknowledging: previous, from: current.last, device: device)
             report.playedWithoutLength += current.playedWithoutLength
-            if !current.actions.isEmpty {
-                try await upload(current.actions, encoded: current.body, client: client, report: &report)
+            do {
+                if !current.actions.isEmpty {
+                    try await upload(
+                        current.actions, encoded: current.body, client: client, report: &report,
+                        handedOver: { signal.finish() })
+                }
+            } catch {
+                // The batch before this one is acknowledged all the same.
+                signal.finish()
+                _ = try? await following
+                throw error
             }
-            try await acknowledged
+            signal.finish()
             sent = current.last
             next = try await following
         }
         try await acknowledgeActions(upTo: sent)
         return report
+    }
+
+    /// When `handedOver` ends: acknowledges the actions up to `acknowledged` and, meanwhile,
+    /// reads the batch after `last`.
+    private func acknowledgingAndReadingNext(
+        after handedOver: AsyncStream<Void>, acknowledging acknowledged: Int64?, from last: Int64, device: String?
+    ) async throws -> OutgoingBatch? {
+        for await _ in handedOver {}
+        async let acknowledgement: Void = acknowledgeActions(upTo: acknowledged)
+        let batch = try await outgoingBatch(after: last, device: device)
+        try await acknowledgement
+        return batch
     }
 
     /// Records that the server has the local actions up to `id`, if any.
@@ -200,9 +223,10 @@ public struct Synchronizer: Sendable {
     /// refuses are found, which are reported and dropped, so that one bad action never
     /// blocks the rest of the queue.
     private func upload(
-        _ batch: [SyncWire.SentAction], encoded body: Data? = nil, client: SyncClient, report: inout SyncReport
+        _ batch: [SyncWire.SentAction], encoded body: Data? = nil, client: SyncClient, report: inout SyncReport,
+        handedOver: @escaping @Sendable () -> Void = {}
     ) async throws {
-        switch try await client.uploadEpisodeActions(body ?? SyncWire.SentAction.json(batch)) {
+        switch try await client.uploadEpisodeActions(body ?? SyncWire.SentAction.json(batch), handedOver: handedOver) {
         case .accepted:
             report.actionsSent += batch.count
         case .refused(let status):

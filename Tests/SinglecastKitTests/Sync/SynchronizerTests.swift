@@ -280,14 +280,15 @@ import TestSupport
         world.server.uploadActions(user: "alice", [Self.play(0, position: 100, at: "2023-11-15T22:00:00")])
         let episode = try await world.entry(1)
         try await world.library.recordPlayback(episodeID: episode.id, .position(50, started: 0, total: 3600))
-        for fault in [GpodderServer.Fault.status(500), .cutConnection, .malformedBody] {
+        let faults: [(GpodderServer.Fault, SyncError.Reason)] = [
+            (.status(500), .status(500, request: .actions)),
+            (.cutConnection, .transport(.connectionClosed, request: .actions)),
+            (.malformedBody, .malformed(request: .actions)),
+        ]
+        for (fault, reason) in faults {
             world.server.addFaults([fault], for: .actions)
             let error = await #expect(throws: SyncError.self) { try await world.sync() }
-            switch fault {
-            case .status: #expect(error?.reason == .status(500, request: .actions))
-            case .cutConnection: #expect(error?.reason == .transport(.connectionClosed, request: .actions))
-            case .malformedBody: #expect(error?.reason == .malformed(request: .actions))
-            }
+            #expect(error?.reason == reason)
             #expect(error?.server == world.server.baseURL)
             #expect(try await world.library.podcast(feedKey: "https://other.example/rss") == nil, "nothing half-applied")
             #expect(try await world.entry(0).playback.position == nil)
@@ -352,6 +353,22 @@ import TestSupport
         // Remembered: the next sync asks no more.
         _ = try await world.sync()
         #expect(world.server.requests.filter { $0.path.hasPrefix("/api/") }.count == 1)
+        try await world.stop()
+    }
+
+    /// A batch the server took stays acknowledged when the next one fails: the next sync sends
+    /// only what is left.
+    @Test func aBatchTakenBeforeAFailingOneIsNeverSentAgain() async throws {
+        let world = try await World.start()
+        let episode = try await world.entry(0)
+        let changes = (0..<1500).map { (episodeID: episode.id, change: PlaybackChange.position(Double($0), started: 0, total: 3600)) }
+        _ = try await world.library.recordPlayback(changes)
+        world.server.addFaults([.asUsual, .status(503)], for: .actionUpload)
+        await #expect(throws: SyncError(.status(503, request: .actionUpload), server: world.server.baseURL)) { try await world.sync() }
+        #expect(world.server.storedActions.count == 1000)
+        let report = try await world.sync()
+        #expect(report.actionsSent == 500)
+        #expect(world.server.storedActions.count == 1500)
         try await world.stop()
     }
 

@@ -119,8 +119,8 @@ public struct Synchronizer: Sendable {
         while let current = next {
             let (handedOver, signal) = AsyncStream<Void>.makeStream()
             let previous = sent
-            async let following = acknowledgingAndReadingNext(
-                after: handedOver, acknowledging: previous, from: current.last, device: device)
+            async let following = meanwhile(
+                after: handedOver, acknowledging: previous, readingAfter: current.last, device: device)
             report.playedWithoutLength += current.playedWithoutLength
             do {
                 if !current.actions.isEmpty {
@@ -142,15 +142,19 @@ public struct Synchronizer: Sendable {
         return report
     }
 
-    /// When `handedOver` ends: acknowledges the actions up to `acknowledged` and, meanwhile,
-    /// reads the batch after `last`.
-    private func acknowledgingAndReadingNext(
-        after handedOver: AsyncStream<Void>, acknowledging acknowledged: Int64?, from last: Int64, device: String?
+    /// What the sync does while a batch is with the server, once `handedOver` ends: it
+    /// acknowledges the actions up to `acknowledged` and reads the batch after `last`. When none
+    /// is left, it also copies the library's log into the database file, so that closing the
+    /// library after the last answer has only the last acknowledgement to copy (the copy and
+    /// its two syncs to disk took 3 ms of the closing).
+    private func meanwhile(
+        after handedOver: AsyncStream<Void>, acknowledging acknowledged: Int64?, readingAfter last: Int64, device: String?
     ) async throws -> OutgoingBatch? {
         for await _ in handedOver {}
         async let acknowledgement: Void = acknowledgeActions(upTo: acknowledged)
         let batch = try await outgoingBatch(after: last, device: device)
         try await acknowledgement
+        if batch == nil { await library.checkpoint(emptyingLog: false) }
         return batch
     }
 

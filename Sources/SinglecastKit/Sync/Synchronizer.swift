@@ -113,8 +113,9 @@ public struct Synchronizer: Sendable {
         }
         // Once a batch has gone to the server, while the server reads it and answers (the slow
         // part), the one before it is acknowledged and the next one read from the library and
-        // written as JSON. Not sooner: on this machine's two cores, that work delayed sending
-        // the batch by a millisecond at times. Uploads and acknowledgements keep their order.
+        // written as JSON. Not sooner: on two cores, that work delayed sending the batch by a
+        // millisecond at times (`Benchmarks/sync.py`). Uploads and acknowledgements keep their
+        // order.
         var sent: Int64?
         while let current = next {
             let (handedOver, signal) = AsyncStream<Void>.makeStream()

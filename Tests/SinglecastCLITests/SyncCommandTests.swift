@@ -83,6 +83,8 @@ import TestSupport
             ]])
         let first = try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--device", "laptop"])
         #expect(first.status == 0, "\(first.stderr)")
+        // The server found by asking it, with the login made while the library opened: one.
+        #expect(world.sync.requests(to: .login).count == 1)
         #expect(
             first.stdout
                 == "Synced with \(world.host): subscriptions here +1 -0, there +1 -0; actions received 1, applied 1, sent 0\n")

@@ -39,6 +39,18 @@ public struct SyncReport: Equatable, Sendable, Codable {
     }
 }
 
+/// A login to a sync server made before the library was at hand
+/// (``Synchronizer/logIn(to:credentials:dialect:session:)``).
+public struct SyncLogin: Sendable {
+    let client: SyncClient
+
+    /// Whether it is a login as `account`: its server and user, and its dialect when known.
+    func serves(_ account: SyncAccount) -> Bool {
+        client.server == SyncClient.normalized(account.server) && client.credentials.user == account.user
+            && (account.dialect == nil || account.dialect == client.dialect)
+    }
+}
+
 /// Syncs the library with a gpodder-API server: receives the changes since the last sync and
 /// applies them in one transaction, then sends this device's subscription changes and
 /// episode actions (at most ``batchSize`` a request), each acknowledged once the server has
@@ -57,15 +69,30 @@ public struct Synchronizer: Sendable {
         self.credentials = credentials
     }
 
-    /// The client for the account's server, in its dialect (found and remembered when not known).
-    private func client(for account: SyncAccount) async throws -> SyncClient {
-        if let dialect = account.dialect {
-            let client = SyncClient(session: session, server: account.server, credentials: credentials, dialect: dialect)
-            try await client.login()
-            return client
+    /// Logs in to `server` in `dialect` (the one the server speaks, found by asking it, when
+    /// nil), without the library: a command line that knows the account from its arguments
+    /// logs in while its library opens, and hands the login to ``sync(_:caption:login:)``.
+    public static func logIn(
+        to server: URL, credentials: SyncCredentials, dialect: SyncDialect?, session: HTTPSession
+    ) async throws -> SyncLogin {
+        guard let dialect else {
+            return SyncLogin(client: try await SyncClient.detect(session: session, server: server, credentials: credentials))
         }
-        let client = try await SyncClient.detect(session: session, server: account.server, credentials: credentials)
-        try await library.recordSyncDialect(client.dialect)
+        let client = SyncClient(session: session, server: server, credentials: credentials, dialect: dialect)
+        try await client.login()
+        return SyncLogin(client: client)
+    }
+
+    /// The client for the account's server, logged in (with `login` when it is this account's),
+    /// in its dialect (found and remembered when not known).
+    private func client(for account: SyncAccount, login: SyncLogin? = nil) async throws -> SyncClient {
+        let client: SyncClient
+        if let login, login.serves(account) {
+            client = login.client
+        } else {
+            client = try await Self.logIn(to: account.server, credentials: credentials, dialect: account.dialect, session: session).client
+        }
+        if account.dialect == nil { try await library.recordSyncDialect(client.dialect) }
         return client
     }
 
@@ -76,9 +103,9 @@ public struct Synchronizer: Sendable {
     }
 
     /// Syncs once as `account`, the one the library remembers (registering the device with
-    /// `caption` the first time).
-    public func sync(_ account: SyncAccount, caption: String) async throws -> SyncReport {
-        let client = try await client(for: account)
+    /// `caption` the first time), with `login` when it was made ahead for this account.
+    public func sync(_ account: SyncAccount, caption: String, login: SyncLogin? = nil) async throws -> SyncReport {
+        let client = try await client(for: account, login: login)
         var report = SyncReport(server: account.server.host(percentEncoded: false) ?? "", api: client.dialect)
         let device = client.dialect == .gpodder ? account.device : nil
 

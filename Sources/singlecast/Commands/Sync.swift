@@ -36,9 +36,8 @@ extension Singlecast {
         }
 
         func run() async throws {
-            let library = try await global.openLibrary()
             if forget {
-                let had = try await library.forgetSync()
+                let had = try await global.openLibrary().forgetSync()
                 if json {
                     try printJSON(["forgotten": had])
                 } else {
@@ -46,13 +45,39 @@ extension Singlecast {
                 }
                 return
             }
-            let run = try await SyncRun.prepare(
-                global: global, library: library, server: account.server, user: account.user, device: account.device,
-                api: account.api)
             if devices {
-                try await run.listDevices(json: json)
-            } else if try await !run.sync(json: json) {
-                throw ExitCode.failure
+                try await prepare().listDevices(json: json)
+                return
+            }
+            let succeeded = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
+                // With the server, the user and the password known without the library, the
+                // login goes ahead while the library opens and the account is settled.
+                async let login = logInAhead(session: session)
+                let run = try await prepare()
+                return try await run.sync(json: json, session: session, login: await login)
+            }
+            if !succeeded { throw ExitCode.failure }
+        }
+
+        /// Opens the library and settles the account (see ``SyncRun/prepare(global:library:server:user:device:api:)``).
+        private func prepare() async throws -> SyncRun {
+            try await SyncRun.prepare(
+                global: global, library: try await global.openLibrary(), server: account.server, user: account.user,
+                device: account.device, api: account.api)
+        }
+
+        /// A login made from the arguments alone, when they name the server and the user and the
+        /// password is found without asking (nil otherwise): its failure too is the sync's.
+        private func logInAhead(session: HTTPSession) async -> Result<SyncLogin, any Error>? {
+            guard let server = account.server.flatMap(SyncOptions.serverURL), let user = account.user,
+                let found = SyncPassword.find(server: server, user: user, environment: global.environment)
+            else { return nil }
+            let credentials = SyncCredentials(user: user, password: found.password)
+            do {
+                return .success(
+                    try await Synchronizer.logIn(to: server, credentials: credentials, dialect: account.api, session: session))
+            } catch {
+                return .failure(error)
             }
         }
     }
@@ -206,8 +231,9 @@ struct SyncRun {
 
     /// Syncs, fetches the feeds of subscriptions added for the server, and prints the report;
     /// returns whether everything went through (failures are printed).
-    func sync(json: Bool) async throws -> Bool {
-        guard let outcome = try await perform() else { return false }
+    /// `session` and `login`, when given, are the ones to sync with (see ``perform(session:login:)``).
+    func sync(json: Bool, session: HTTPSession? = nil, login: Result<SyncLogin, any Error>? = nil) async throws -> Bool {
+        guard let outcome = try await perform(session: session, login: login) else { return false }
         if json {
             try printJSON(self.json(outcome))
         } else {
@@ -223,14 +249,16 @@ struct SyncRun {
     }
 
     /// Syncs and fetches the feeds of subscriptions added for the server, without printing the
-    /// report; failures are printed on standard error (nil when the sync itself failed).
-    func perform() async throws -> Outcome? {
+    /// report; failures are printed on standard error (nil when the sync itself failed). With
+    /// `session`, over it (else over one of its own); with `login`, a login made ahead (its
+    /// failure is the sync's).
+    func perform(session given: HTTPSession? = nil, login: Result<SyncLogin, any Error>? = nil) async throws -> Outcome? {
         let caption = "Singlecast on \(Self.hostName())"
         let outcome: (report: SyncReport, fetchFailures: Int)
         do {
-            outcome = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
+            let body = { (session: HTTPSession) async throws -> (report: SyncReport, fetchFailures: Int) in
                 let report = try await Synchronizer(library: library, session: session, credentials: credentials)
-                    .sync(account, caption: caption)
+                    .sync(account, caption: caption, login: try login?.get())
                 var failures = 0
                 if !report.podcastsToFetch.isEmpty {
                     let wanted = Set(report.podcastsToFetch)
@@ -249,6 +277,11 @@ struct SyncRun {
                     for podcast in report.podcastsRemoved { try await removal.cancelUnfinishedDownloads(of: podcast) }
                 }
                 return (report, failures)
+            }
+            if let given {
+                outcome = try await body(given)
+            } else {
+                outcome = try await withHTTPSession(global.httpConfiguration(compressed: true), body)
             }
         } catch let error as SyncError {
             printError("error: " + words(error))

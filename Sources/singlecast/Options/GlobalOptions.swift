@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SinglecastKit
+import Synchronization
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -13,17 +14,31 @@ struct GlobalOptions: ParsableArguments {
 
     /// Sets up logging and returns the library in the configured folder.
     func openLibrary() async throws -> Library {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .warning
-            return handler
-        }
+        setUpLogging()
         if let library = try await EarlyLibrary.take(directory: libraryDirectory) { return library }
         return try await Library.open(directory: libraryDirectory)
     }
 
+    /// Whether logging is set up: once a process, by whatever needs it first.
+    private static let loggingIsSetUp = Mutex(false)
+
+    /// Sends diagnostics to standard error: all of them with `--verbose`, else warnings.
+    func setUpLogging() {
+        let verbose = verbose
+        Self.loggingIsSetUp.withLock { isSetUp in
+            guard !isSetUp else { return }
+            isSetUp = true
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = verbose ? .debug : .warning
+                return handler
+            }
+        }
+    }
+
     /// The HTTP configuration: defaults, with `SINGLECAST_TIMEOUT` (seconds) as the read timeout.
     func httpConfiguration(compressed: Bool) -> HTTPSession.Configuration {
+        setUpLogging()
         var configuration = HTTPSession.Configuration()
         configuration.acceptsCompression = compressed
         if let text = environment["SINGLECAST_TIMEOUT"], let seconds = Double(text), seconds > 0 {

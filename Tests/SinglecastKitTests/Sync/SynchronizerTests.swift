@@ -72,6 +72,25 @@ import TestSupport
         return object
     }
 
+    /// A login made ahead is the sync's when it is the account's; one in another dialect is
+    /// left, and the sync logs in itself.
+    @Test func aLoginMadeAheadServesOnlyItsAccount() async throws {
+        let world = try await World.start(api: .gpodder)
+        let credentials = SyncCredentials(user: "alice", password: world.password)
+        let synchronizer = Synchronizer(library: world.library, session: world.session, credentials: credentials)
+        let account = try #require(try await world.library.syncAccount())
+        let ahead = try await Synchronizer.logIn(
+            to: world.server.baseURL, credentials: credentials, dialect: .gpodder, session: world.session)
+        #expect(world.server.requests(to: .login).count == 1)
+        #expect(try await synchronizer.sync(account, caption: "test", login: ahead).api == .gpodder)
+        #expect(world.server.requests(to: .login).count == 1, "the login made ahead")
+        let otherDialect = try await Synchronizer.logIn(
+            to: world.server.baseURL, credentials: credentials, dialect: .nextcloud, session: world.session)
+        #expect(try await synchronizer.sync(account, caption: "test", login: otherDialect).api == .gpodder)
+        #expect(world.server.requests(to: .login).count == 2, "a login of its own")
+        try await world.stop()
+    }
+
     @Test func aPositionMakesTheRoundTrip() async throws {
         let world = try await World.start()
         let episode = try await world.entry(0)

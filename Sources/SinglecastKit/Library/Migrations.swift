@@ -282,9 +282,10 @@ extension Library {
             // (`Benchmarks/sync.py`: applying 10,000 received positions took 14 ms in the
             // episodes' rows and their heard index, and 2 ms more to commit; here 6 ms, and
             // 0.4 ms to commit).
-            // No foreign key: checking the episode on each insert cost as much again. An
-            // episode's row goes with its playback by the trigger below (a podcast deleted
-            // cascades to its episodes, and they to it).
+            // No foreign key: checking the episode on each insert made 10,000 inserts half as
+            // long again (7.4 ms to 11.1, measured with Python's sqlite3). Instead the trigger
+            // below deletes an episode's playback with its row (a podcast deleted cascades to
+            // its episodes, and they to their playback).
             try db.execute(
                 sql: """
                     CREATE TABLE episodePlayback (

@@ -68,6 +68,14 @@ public struct Library: Sendable {
         }
     }
 
+    /// Closes the library now rather than when the last copy of it goes (the last connection
+    /// to close copies the log into the database file and removes it). Using it afterwards
+    /// throws.
+    public func close() async throws {
+        let writer = self.writer
+        try await OffPool.run { try writer.close() }
+    }
+
     /// Opens the library as ``open(directory:)`` says.
     private init(directory: URL) throws {
         let path = Self.databasePath(in: directory)

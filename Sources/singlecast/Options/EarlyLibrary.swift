@@ -41,7 +41,10 @@ enum EarlyLibrary {
         await close(early.task)
     }
 
+    /// Closes it before the process may end: left to its last release, the close could come
+    /// after the exit.
     private static func close(_ task: Task<Library?, any Error>) async {
-        _ = try? await task.value  // released here: the library closes
+        guard let library = try? await task.value else { return }
+        try? await library.close()
     }
 }

@@ -114,6 +114,23 @@ import Testing
         #expect(rows == 4)
     }
 
+    /// Closing a library copies its log into the database file and removes it, there and
+    /// then; the library opens again as it was, and only one that exists opens without creating.
+    @Test func aClosedLibraryLeavesOnlyItsDatabaseAndOpensAgain() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try await Library.openExisting(directory: folder) == nil)
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing created")
+        let library = try await Library.open(directory: folder)
+        try await library.saveFeed(feed(["One", "Two"]), feedKey: "k")
+        try await library.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["library.sqlite"])
+        await #expect(throws: (any Error).self) { try await library.saveFeed(feed(["Three"]), feedKey: "k") }
+        let reopened = try #require(try await Library.openExisting(directory: folder))
+        let podcast = try #require(try await reopened.podcast(feedKey: "k"))
+        #expect(try await reopened.episodes(podcastID: podcast.id).map(\.episode.title) == ["One", "Two"])
+    }
+
     @Test func aListingComesInPagesOfOneSnapshotInFeedOrder() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

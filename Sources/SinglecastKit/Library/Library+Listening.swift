@@ -37,7 +37,9 @@ extension Library {
     /// Records a change of an episode's playback, and the episode action to send; returns
     /// the playback as it now is.
     static func recordPlayback(episodeID: Int64, _ change: PlaybackChange, at date: Date, db: Database) throws -> Playback {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM episode WHERE id = ?)", arguments: [episodeID]) == true
+        guard
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM episode WHERE id = ?)"), arguments: [episodeID])
+                == true
         else { return Playback() }
         try changePlayback(episodeID: episodeID, change, at: date, recordsAction: true, db: db)
         let row = try Row.fetchOne(

@@ -62,10 +62,14 @@ public struct Library: Sendable {
     /// Opens the library in `directory` as ``open(directory:)`` does when its database exists;
     /// nil, creating nothing, when it does not.
     public static func openExisting(directory: URL) async throws -> Library? {
-        try await OffPool.run {
-            guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
-            return try Library(directory: directory)
-        }
+        try await OffPool.run { try openExistingBlocking(directory: directory) }
+    }
+
+    /// ``openExisting(directory:)`` on the calling thread, which it blocks while the database
+    /// opens: for a thread of its own.
+    public static func openExistingBlocking(directory: URL) throws -> Library? {
+        guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
+        return try Library(directory: directory)
     }
 
     /// Closes the library now rather than when the last copy of it goes (the last connection

@@ -60,13 +60,8 @@ public struct Library: Sendable {
     }
 
     /// Opens the library in `directory` as ``open(directory:)`` does when its database exists;
-    /// nil, creating nothing, when it does not.
-    public static func openExisting(directory: URL) async throws -> Library? {
-        try await OffPool.run { try openExistingBlocking(directory: directory) }
-    }
-
-    /// ``openExisting(directory:)`` on the calling thread, which it blocks while the database
-    /// opens: for a thread of its own.
+    /// nil, creating nothing, when it does not. It blocks the calling thread while the database
+    /// opens: call it from a thread of its own.
     public static func openExistingBlocking(directory: URL) throws -> Library? {
         guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
         return try Library(directory: directory)

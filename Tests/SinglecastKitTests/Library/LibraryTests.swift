@@ -119,14 +119,14 @@ import Testing
     @Test func aClosedLibraryLeavesOnlyItsDatabaseAndOpensAgain() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try await Library.openExisting(directory: folder) == nil)
+        #expect(try Library.openExistingBlocking(directory: folder) == nil)
         #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing created")
         let library = try await Library.open(directory: folder)
         try await library.saveFeed(feed(["One", "Two"]), feedKey: "k")
         try await library.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["library.sqlite"])
         await #expect(throws: (any Error).self) { try await library.saveFeed(feed(["Three"]), feedKey: "k") }
-        let reopened = try #require(try await Library.openExisting(directory: folder))
+        let reopened = try #require(try Library.openExistingBlocking(directory: folder))
         let podcast = try #require(try await reopened.podcast(feedKey: "k"))
         #expect(try await reopened.episodes(podcastID: podcast.id).map(\.episode.title) == ["One", "Two"])
     }

@@ -6,18 +6,6 @@ import TestSupport
 
     private let socketName = "daemon.sock"
 
-    private func daemonPID(_ show: LoopbackShow) -> Int32? {
-        (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8))
-            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-
-    private func stopDaemon(_ show: LoopbackShow) async throws {
-        if let pid = daemonPID(show), kill(pid, 0) == 0 {
-            kill(pid, SIGTERM)
-            try await waitUntil { kill(pid, 0) != 0 }
-        }
-    }
-
     @Test func backgroundDownloadsCompleteAfterTheCommandExits() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
@@ -36,7 +24,7 @@ import TestSupport
         }
         try await waitUntil { (try? String(contentsOf: show.cli.home.appendingPathComponent("daemon.log"), encoding: .utf8))?.contains("completed #2") == true }
         #expect(try await show.downloadStates() == ["completed", "completed", "completed"])
-        try await stopDaemon(show)
+        try await show.cli.stopDaemon()
         try await show.stop()
     }
 
@@ -97,7 +85,7 @@ import TestSupport
         try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
         #expect(show.server.requests(for: "/media/two.mp3").first?.range == "bytes=\(kept)-")
         #expect(try Data(contentsOf: file) == TestServer.generatedBytes(offset: 0, count: 3_000_000))
-        try await stopDaemon(show)
+        try await show.cli.stopDaemon()
         try await show.stop()
     }
 
@@ -113,7 +101,7 @@ import TestSupport
         #expect(try await show.downloadStates() == ["paused"])
         #expect(fileSize(part) > 0)
         #expect(show.server.requests(for: "/media/one.mp3").count == 1)
-        try await stopDaemon(show)
+        try await show.cli.stopDaemon()
         try await show.stop()
     }
 

@@ -333,6 +333,104 @@ import TestSupport
         try await world.stop()
     }
 
+    /// Several PODCAST arguments are all resolved against the list as `podcasts` showed it,
+    /// before the first change moves the numbers.
+    @Test(arguments: [
+        (["@1", "@2"], ["Show 1", "Show 2"], ["Show 3"]),
+        (["@2", "@1"], ["Show 2", "Show 1"], ["Show 3"]),
+        (["Show 3", "@1"], ["Show 3", "Show 1"], ["Show 2"]),
+        (["@3", "@1", "@2"], ["Show 3", "Show 1", "Show 2"], []),
+    ])
+    func numbersMeanWhatPodcastsShowedThroughoutACommand(arguments: [String], removed: [String], left: [String]) async throws {
+        let world = try await World.start()
+        for number in 1...3 { world.serveFeed("/\(number).xml", Self.feed("Show \(number)", items: ["E\(number)"])) }
+        #expect(try await world.cli.run(["subscribe"] + (1...3).map { world.url("/\($0).xml") }).status == 0)
+
+        let result = try await world.cli.run(["unsubscribe"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == removed.map { "unsubscribed: \($0)\n" }.joined())
+        let podcasts = try await world.cli.run(["podcasts", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(podcasts.stdout.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["title"] as? String } == left)
+        try await world.stop()
+    }
+
+    /// `update @1 @3` and `subscribe @2 FEED @3 --keep 1` mean the podcasts listed so, though
+    /// a new subscription joins the list in the middle of the command.
+    @Test func updateAndSubscribeSettingsResolveEveryNumberFirst() async throws {
+        let world = try await World.start()
+        for number in 1...4 { world.serveFeed("/\(number).xml", Self.feed("Show \(number)", items: ["E\(number)"])) }
+        #expect(try await world.cli.run(["subscribe"] + (1...3).map { world.url("/\($0).xml") }).status == 0)
+        #expect(try await world.cli.run(["unsubscribe", "@1"]).status == 0)
+        #expect(try await world.cli.run(["subscribe", world.url("/1.xml")]).status == 0)  // now @3
+
+        let update = try await world.cli.run(["update", "@1", "@3"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("Show 2") && update.stdout.contains("Show 1") && !update.stdout.contains("Show 3"), "\(update.stdout)")
+
+        let changed = try await world.cli.run(["subscribe", "@2", world.url("/4.xml"), "@3", "--keep", "1", "--json"])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(changed.stdout.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["title"] as? String } == ["Show 3", "Show 4", "Show 1"])
+        #expect(list.map { $0["keep"] as? Int } == [1, 1, 1])
+        try await world.stop()
+    }
+
+    /// After two downloads by hand with `--keep 2`, asking for an older episode keeps it: a file
+    /// asked for stays until it is played; `subscribe --keep` says what the next retention deletes.
+    @Test func keepNeverDeletesTheEpisodeJustAskedFor() async throws {
+        let world = try await World.start()
+        world.serveFeed("/k.xml", Self.feed("Keeper", items: ["K5", "K4", "K3", "K2", "K1"]))
+        for index in 0..<5 {
+            world.server.serve(path: "/media/Keeper-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/k.xml"), "--keep", "2"]).status == 0)
+        #expect(try await world.cli.run(["download", "1", "2", "--feed", "@1"]).status == 0)
+        let older = try await world.cli.run(["download", "5", "--feed", "@1"])
+        let folder = world.cli.episodesDirectory.appendingPathComponent("Keeper")
+        #expect(older.status == 0, "\(older.stderr)")
+        #expect(!older.stdout.contains("deleted"), "\(older.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["K1.mp3", "K4.mp3", "K5.mp3"])
+
+        #expect(try await world.cli.run(["played", "3", "--feed", "@1"]).status == 0)  // not downloaded: nothing to delete
+        #expect(try await world.cli.run(["played", "5", "--feed", "@1"]).status == 0)
+        let keepOne = try await world.cli.run(["subscribe", "@1", "--keep", "1"])
+        #expect(keepOne.stdout.contains("the next download deletes 1 file to keep 1"), "\(keepOne.stdout)")
+        try await world.stop()
+    }
+
+    /// A deleted episode's download is over: `resume --all` leaves it, `downloads` says deleted
+    /// and does not count it as unfinished.
+    @Test func resumeAllNeverFetchesADeletedEpisodeAgain() async throws {
+        let world = try await World.start()
+        world.serveFeed("/k.xml", Self.feed("Keeper", items: ["K2", "K1"]))
+        for index in 0..<2 {
+            world.server.serve(path: "/media/Keeper-\(index).mp3", data: Data(repeating: UInt8(index), count: 2000), contentType: "audio/mpeg")
+        }
+        #expect(try await world.cli.run(["subscribe", world.url("/k.xml")]).status == 0)
+        #expect(try await world.cli.run(["download", "1", "2", "--feed", "@1"]).status == 0)
+        #expect(try await world.cli.run(["delete", "1", "--feed", "@1"]).status == 0)
+        world.server.clearRequests()
+
+        let resumed = try await world.cli.run(["resume", "--all"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(!resumed.stdout.contains("queued"), "\(resumed.stdout)")
+        let one = try await world.cli.run(["resume", "1"])
+        #expect(one.stdout.contains("is deleted, nothing to resume"), "\(one.stdout)")
+        #expect(world.server.requests(for: "/media/Keeper-0.mp3").isEmpty)
+        let downloads = try await world.cli.run(["downloads"])
+        #expect(downloads.stdout.contains(" deleted "), "\(downloads.stdout)")
+        #expect(downloads.stdout.hasSuffix("Total: 1 completed, 0 active, 1 deleted\n"), "\(downloads.stdout)")
+        let json = try await world.cli.run(["downloads", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(list.map { $0["state"] as? String }) == ["deleted", "completed"])
+        // By number it still can.
+        #expect(try await world.cli.run(["download", "1", "--feed", "@1"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: world.cli.episodesDirectory.appendingPathComponent("Keeper/K2.mp3").path))
+        try await world.cli.stopDaemon()
+        try await world.stop()
+    }
+
     @Test func deletedEpisodesAreNotFetchedAgainByUpdates() async throws {
         let world = try await World.start()
         world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A1"]))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `singlecast` binary with its own library folder, as a user would.
 public struct CLI: Sendable {
@@ -75,6 +76,19 @@ public struct CLI: Sendable {
             stdout: try String(contentsOf: stdout, encoding: .utf8),
             stderr: try String(contentsOf: stderr, encoding: .utf8),
             status: process.terminationStatus)
+    }
+
+    /// The process id of the library's download daemon, as its lock file records it.
+    public var daemonPID: Int32? {
+        (try? String(contentsOf: home.appendingPathComponent("daemon.lock"), encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Stops the library's download daemon, if one runs, as systemd would (SIGTERM).
+    public func stopDaemon() async throws {
+        guard let pid = daemonPID, kill(pid, 0) == 0 else { return }
+        kill(pid, SIGTERM)
+        try await waitUntil { kill(pid, 0) != 0 }
     }
 
     /// Removes the library folder.

@@ -30,6 +30,8 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         public var type: String?
         /// Also save the episode's transcripts and chapters; absent means no.
         public var extras: Bool?
+        /// An update asked for it by itself; absent means a person did.
+        public var byUpdate: Bool?
     }
 
     public var version: Int
@@ -253,13 +255,15 @@ extension ControlRequest.Item {
     init(_ request: DownloadRequest) {
         self.init(
             podcastTitle: request.podcastTitle, episodeTitle: request.episode.title, url: request.enclosure.url,
-            length: request.enclosure.length, type: request.enclosure.type, extras: request.withExtras ? true : nil)
+            length: request.enclosure.length, type: request.enclosure.type, extras: request.withExtras ? true : nil,
+            byUpdate: request.fetchedByUpdate ? true : nil)
     }
 
     var request: DownloadRequest {
         DownloadRequest(
             podcastTitle: podcastTitle, episode: Episode(title: episodeTitle),
-            enclosure: Enclosure(url: url, length: length, type: type), withExtras: extras ?? false)
+            enclosure: Enclosure(url: url, length: length, type: type), withExtras: extras ?? false,
+            fetchedByUpdate: byUpdate ?? false)
     }
 }
 

@@ -83,7 +83,7 @@ public struct DownloadControl: Sendable {
     private static func event(for command: ControlCommand) -> DownloadLifecycle.Event {
         switch command {
         case .pause: .pause
-        case .resume: .claim
+        case .resume: .resume
         case .cancel: .cancel
         }
     }

@@ -9,12 +9,17 @@ public struct DownloadRequest: Equatable, Sendable {
     public var enclosure: Enclosure
     /// Also save the episode's transcripts and chapters (as a subscription's `--extras` does).
     public var withExtras: Bool
+    /// An update asks for it by itself (`update --download`), not a person (see ``Download/fetchedByUpdate``).
+    public var fetchedByUpdate: Bool
 
-    public init(podcastTitle: String, episode: Episode, enclosure: Enclosure, withExtras: Bool = false) {
+    public init(
+        podcastTitle: String, episode: Episode, enclosure: Enclosure, withExtras: Bool = false, fetchedByUpdate: Bool = false
+    ) {
         self.podcastTitle = podcastTitle
         self.episode = episode
         self.enclosure = enclosure
         self.withExtras = withExtras
+        self.fetchedByUpdate = fetchedByUpdate
     }
 }
 

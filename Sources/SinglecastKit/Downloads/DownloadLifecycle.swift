@@ -9,8 +9,12 @@ import Foundation
 public enum DownloadLifecycle {
     /// Something that happens to a download.
     public enum Event: String, CaseIterable, Sendable {
-        /// A process asks to download it (a first request or a resume).
+        /// A process asks to download it (a first request, a request by episode, a resume).
         case claim
+        /// The user asks for a stopped download to go on: one paused, interrupted, failed, or
+        /// waiting to retry (which then tries at once). A download never begun, cancelled or
+        /// deleted is over; only asking for its episode again starts it.
+        case resume
         /// Its owner's transfer begins or makes progress.
         case transfer
         /// The file is whole and in place.
@@ -31,6 +35,8 @@ public enum DownloadLifecycle {
         case fileLost
         /// Its complete file is gone, but a partial file is left to resume from.
         case fileLostKeepingPart
+        /// Its file (or partial file) was deleted on purpose, by the user or by retention.
+        case delete
     }
 
     /// Why an event does not apply to a download in a given state.
@@ -47,9 +53,11 @@ public enum DownloadLifecycle {
         switch (event, state) {
         // A retrying download may be claimed: a resume asks for a try at once.
         case (.claim, .notStarted), (.claim, .paused), (.claim, .cancelled), (.claim, .interrupted), (.claim, .error),
-            (.claim, .retrying):
+            (.claim, .retrying), (.claim, .deleted):
             return .success(.waiting)
-        case (.claim, _):
+        case (.resume, .paused), (.resume, .interrupted), (.resume, .error), (.resume, .retrying):
+            return .success(.waiting)
+        case (.claim, _), (.resume, _):
             return refused
         case (.transfer, .waiting), (.transfer, .downloading), (.transfer, .retrying):
             return .success(.downloading)
@@ -67,7 +75,7 @@ public enum DownloadLifecycle {
             return .success(.paused)
         case (.pause, _):
             return refused
-        case (.cancel, .completed), (.cancel, .cancelled):
+        case (.cancel, .completed), (.cancel, .cancelled), (.cancel, .deleted):
             return refused
         case (.cancel, _):
             return .success(.cancelled)
@@ -81,7 +89,17 @@ public enum DownloadLifecycle {
             return .success(.interrupted)
         case (.fileLost, _), (.fileLostKeepingPart, _):
             return refused
+        case (.delete, .waiting), (.delete, .downloading), (.delete, .retrying), (.delete, .deleted):
+            return refused
+        case (.delete, _):
+            return .success(.deleted)
         }
+    }
+
+    /// Whether a download in `state` still has bytes to fetch that it may fetch: not complete,
+    /// not cancelled and not deleted (the `downloads` total counts these as unfinished).
+    public static func isUnfinished(_ state: DownloadState) -> Bool {
+        state != .completed && state != .cancelled && state != .deleted
     }
 
     /// Whether a download in `state` has (or may have) a process working on it.

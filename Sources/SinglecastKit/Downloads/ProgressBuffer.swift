@@ -91,6 +91,8 @@ public struct ProgressBuffer: Sendable {
                 existing.owner = owner
                 existing.failure = nil
                 existing.background = background
+                // A person asking for an episode makes its file theirs, whoever asked first.
+                existing.fetchedByUpdate = existing.fetchedByUpdate && request.fetchedByUpdate
                 existing.mediaType = request.enclosure.type ?? existing.mediaType
                 existing.episodeTitle = request.episode.title
                 try store.update(existing)
@@ -105,7 +107,8 @@ public struct ProgressBuffer: Sendable {
                 id: 0, enclosureURL: request.enclosure.url, state: .notStarted,
                 expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil },
                 file: folder.appendingPathComponent(name).path, podcastTitle: request.podcastTitle,
-                episodeTitle: request.episode.title, mediaType: request.enclosure.type, background: background)
+                episodeTitle: request.episode.title, mediaType: request.enclosure.type, background: background,
+                fetchedByUpdate: request.fetchedByUpdate)
             DownloadLifecycle.apply(.claim, to: &candidate)
             candidate.owner = owner
             return .claimed(try store.insert(candidate)!)

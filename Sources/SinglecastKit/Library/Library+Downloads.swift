@@ -68,22 +68,21 @@ struct DownloadStore {
         try Library.markDeleted(enclosureURLs: enclosureURLs, db: db)
     }
 
-    /// The completed downloads of a podcast's episodes in the order retention keeps them:
-    /// episodes not played (unheard or half-heard) before played ones, each most recently
-    /// published first.
-    func completedDownloads(podcastID: Int64) throws -> [Download] {
-        try DownloadRow.fetchAll(
+    /// The completed downloads of a podcast's episodes, most recently published first, each
+    /// with whether its episode was played, for ``RetentionRule``.
+    func downloadedFiles(podcastID: Int64) throws -> [RetentionRule.File] {
+        try Row.fetchAll(
             db,
             sql: """
-                SELECT download.* FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL
+                SELECT download.*, MAX(episodePlayback.playedAt IS NOT NULL) AS isPlayed
+                FROM download JOIN episode ON episode.enclosureURL = download.enclosureURL
                 LEFT JOIN episodePlayback ON episodePlayback.episodeId = episode.id
                 WHERE episode.podcastId = ? AND download.state = 'completed'
                 GROUP BY download.id
-                ORDER BY MIN(episodePlayback.playedAt IS NOT NULL), MAX(episode.published) IS NULL, MAX(episode.published) DESC,
-                  MIN(episode.position)
+                ORDER BY MAX(episode.published) IS NULL, MAX(episode.published) DESC, MIN(episode.position)
                 """,
             arguments: [podcastID]
-        ).map(\.download)
+        ).map { row in RetentionRule.File(download: try DownloadRow(row: row).download, isPlayed: row["isPlayed"] ?? false) }
     }
 }
 

@@ -278,10 +278,7 @@ public struct Library: Sendable {
 
     /// The podcast stored under `feedKey`, if any.
     public func podcast(feedKey: String) async throws -> StoredPodcast? {
-        try await writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey])
-                .flatMap { try Self.podcast(db, id: $0) }
-        }
+        try await writer.read { db in try Self.podcast(db, feedKey: feedKey) }
     }
 
     /// The podcast with the row id `id`, if any.
@@ -341,6 +338,11 @@ public struct Library: Sendable {
 
     static func podcast(_ db: Database, id: Int64) throws -> StoredPodcast? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM podcast WHERE id = ?"), arguments: [id]).map(storedPodcast(from:))
+    }
+
+    static func podcast(_ db: Database, feedKey: String) throws -> StoredPodcast? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM podcast WHERE feedKey = ?"), arguments: [feedKey])
+            .map(storedPodcast(from:))
     }
 
     static func storedPodcast(from row: Row) -> StoredPodcast {

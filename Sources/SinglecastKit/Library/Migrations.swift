@@ -309,6 +309,17 @@ extension Library {
                     ALTER TABLE episode DROP COLUMN playbackChangedAt;
                     """)
         }
+        migrator.registerMigration("v9-deleted-downloads") { db in
+            // Retention may delete unplayed files an update fetched by itself, never those a
+            // person asked for; what the rows do not say is taken as asked for. A download whose
+            // episode was deleted is over, no longer a download never begun.
+            try db.execute(
+                sql: """
+                    ALTER TABLE download ADD COLUMN fetchedByUpdate BOOLEAN NOT NULL DEFAULT 0;
+                    UPDATE download SET state = 'deleted', receivedBytes = 0
+                      WHERE state = 'not-started' AND enclosureURL IN (SELECT enclosureURL FROM episode WHERE isDeleted);
+                    """)
+        }
         return migrator
     }
 }

@@ -64,6 +64,7 @@ struct DownloadRow: Codable, Equatable, Sendable {
     var ownerPID: Int32?
     var ownerStartTime: Int64?
     var background: Bool
+    var fetchedByUpdate: Bool
     var updatedAt: Date
     var retryReason: String?
     var nextTryAt: Date?
@@ -84,6 +85,7 @@ struct DownloadRow: Codable, Equatable, Sendable {
         ownerPID = download.owner?.processID
         ownerStartTime = download.owner?.startTime.map { Int64(bitPattern: $0) }
         background = download.background
+        fetchedByUpdate = download.fetchedByUpdate
         updatedAt = download.updatedAt
         retryReason = download.retryReason?.rawValue
         nextTryAt = download.nextTryAt
@@ -102,7 +104,7 @@ struct DownloadRow: Codable, Equatable, Sendable {
             expectedBytes: expectedBytes, file: file, podcastTitle: podcastTitle, episodeTitle: episodeTitle,
             failure: storedFailure, mediaType: mediaType, bytesPerSecond: bytesPerSecond,
             owner: ownerPID.map { DownloadOwner(processID: $0, startTime: ownerStartTime.map { UInt64(bitPattern: $0) }) },
-            background: background, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
+            background: background, fetchedByUpdate: fetchedByUpdate, updatedAt: updatedAt, retryReason: retryReason.map(RetryReason.init),
             nextTryAt: nextTryAt)
     }
 }

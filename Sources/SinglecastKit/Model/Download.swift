@@ -32,13 +32,16 @@ public struct Download: Equatable, Hashable, Sendable {
     public var owner: DownloadOwner?
     /// Whether the background daemon is responsible for it (and resumes it when it restarts).
     public var background: Bool
+    /// Whether an update fetched it by itself (`update --download`) rather than a person asking
+    /// for it: retention may delete such a file before it is played, never one asked for.
+    public var fetchedByUpdate: Bool
     public var updatedAt: Date
 
     public init(
         id: Int64, enclosureURL: String, state: DownloadState, receivedBytes: Int64 = 0,
         expectedBytes: Int64? = nil, file: String, podcastTitle: String, episodeTitle: String,
         failure: DownloadError? = nil, mediaType: String? = nil, bytesPerSecond: Double? = nil,
-        owner: DownloadOwner? = nil, background: Bool = false, updatedAt: Date = Date(),
+        owner: DownloadOwner? = nil, background: Bool = false, fetchedByUpdate: Bool = false, updatedAt: Date = Date(),
         retryReason: RetryReason? = nil, nextTryAt: Date? = nil
     ) {
         self.id = id
@@ -54,6 +57,7 @@ public struct Download: Equatable, Hashable, Sendable {
         self.bytesPerSecond = bytesPerSecond
         self.owner = owner
         self.background = background
+        self.fetchedByUpdate = fetchedByUpdate
         self.updatedAt = updatedAt
         self.retryReason = retryReason
         self.nextTryAt = nextTryAt

@@ -11,4 +11,7 @@ public enum DownloadState: String, Codable, CaseIterable, Sendable {
     case cancelled
     case interrupted
     case error
+    /// Its file was deleted (`delete`, retention, `unsubscribe --delete-files`): the download is
+    /// over, and only asking for the episode again fetches it again.
+    case deleted
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// What a FEED or PODCAST argument names.
 ///
@@ -91,54 +92,103 @@ public struct FeedResolver: Sendable {
     }
 
     /// The download requests for episodes numbered as the podcast lists them, all checked
-    /// before anything starts.
+    /// before anything starts: the first number that names no episode with audio fails them all.
     public static func requests(numbers: [Int], podcast: StoredPodcast, entries: [EpisodeEntry]) throws -> [DownloadRequest] {
-        try numbers.map { number in
+        let choice = choose(numbers: numbers, podcast: podcast, entries: entries)
+        if let skipped = choice.skipped.first { throw skipped }
+        return choice.requests
+    }
+
+    /// The download requests for the episodes numbered that can be downloaded, and for each
+    /// number that cannot, why (no such episode, no audio), in the order given.
+    public static func choose(numbers: [Int], podcast: StoredPodcast, entries: [EpisodeEntry]) -> EpisodeChoice {
+        var choice = EpisodeChoice()
+        for number in numbers {
             guard entries.indices.contains(number - 1) else {
-                throw LibraryError.noSuchEpisode(number: number, podcast: podcast.podcast.title, count: entries.count)
+                choice.skipped.append(.noSuchEpisode(number: number, podcast: podcast.podcast.title, count: entries.count))
+                continue
             }
             let episode = entries[number - 1].episode
             guard let enclosure = episode.enclosure else {
-                throw LibraryError.episodeWithoutAudio(number: number, title: episode.title)
+                choice.skipped.append(.episodeWithoutAudio(number: number, title: episode.title))
+                continue
             }
-            return DownloadRequest(podcastTitle: podcast.podcast.title, episode: episode, enclosure: enclosure)
+            choice.requests.append(DownloadRequest(podcastTitle: podcast.podcast.title, episode: episode, enclosure: enclosure))
         }
+        return choice
     }
+}
+
+/// The episodes a command asked for by number: those it can act on, and the others with why.
+public struct EpisodeChoice: Sendable {
+    public var requests: [DownloadRequest] = []
+    public var skipped: [LibraryError] = []
+
+    public init() {}
 }
 
 extension Library {
     /// The stored podcast a PODCAST reference names: a subscription by number or title, or
     /// any stored podcast by feed URL or file. Never touches the network.
     public func podcast(matching reference: FeedReference) async throws -> StoredPodcast {
-        let subscriptions = try await subscriptions()
-        let names = subscriptions.map { "@\($0.number) \($0.podcast.podcast.title)" }
-        switch reference {
-        case .subscription(let number):
-            guard let match = subscriptions.first(where: { $0.number == number }) else {
-                throw LibraryError.noSuchPodcast(reference: "@\(number)", candidates: names)
+        try await podcasts(matching: [reference])[0].get()
+    }
+
+    /// The stored podcasts several PODCAST references name, in their order, every one resolved
+    /// against one reading of the library before the caller changes anything: `@2` stays the
+    /// podcast `podcasts` listed as @2 after @1 is unsubscribed. Each reference gets its podcast
+    /// or the failure naming it.
+    ///
+    /// A title is looked for among the subscriptions first, then among the podcasts only listed
+    /// (kept in the library after `episodes FEED` or `unsubscribe`).
+    public func podcasts(matching references: [FeedReference]) async throws -> [Result<StoredPodcast, LibraryError>] {
+        try await writer.read { db in
+            let subscribed = try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
+                .map(Self.storedPodcast(from:))
+            let numbers = Dictionary(uniqueKeysWithValues: subscribed.enumerated().map { ($0.element.id, $0.offset + 1) })
+            let label = { (podcast: StoredPodcast) in numbers[podcast.id].map { "@\($0) \(podcast.podcast.title)" } ?? podcast.podcast.title }
+            let names = subscribed.map(label)
+            var listedOnly: [StoredPodcast]?
+            return try references.map { reference -> Result<StoredPodcast, LibraryError> in
+                switch reference {
+                case .subscription(let number):
+                    guard subscribed.indices.contains(number - 1) else {
+                        return .failure(.noSuchPodcast(reference: "@\(number)", candidates: names))
+                    }
+                    return .success(subscribed[number - 1])
+                case .url(let url):
+                    let stored = try Self.podcast(db, feedKey: url.absoluteString)
+                    return stored.map { .success($0) } ?? .failure(.noSuchPodcast(reference: url.absoluteString, candidates: names))
+                case .file(let file):
+                    let stored = try Self.podcast(db, feedKey: file.standardizedFileURL.absoluteString)
+                    return stored.map { .success($0) } ?? .failure(.noSuchPodcast(reference: file.path, candidates: names))
+                case .searchResult(let number):
+                    return Self.podcast(titled: String(number), in: subscribed, names: names, label: label)
+                case .title(let text):
+                    let found = Self.podcast(titled: text, in: subscribed, names: names, label: label)
+                    guard case .failure(.noSuchPodcast) = found else { return found }
+                    if listedOnly == nil {
+                        listedOnly = try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NULL ORDER BY id")
+                            .map(Self.storedPodcast(from:))
+                    }
+                    let other = Self.podcast(titled: text, in: listedOnly ?? [], names: names, label: label)
+                    if case .failure(.noSuchPodcast) = other { return found }
+                    return other
+                }
             }
-            return match.podcast
-        case .url(let url):
-            guard let stored = try await podcast(feedKey: url.absoluteString) else {
-                throw LibraryError.noSuchPodcast(reference: url.absoluteString, candidates: names)
-            }
-            return stored
-        case .file(let file):
-            guard let stored = try await podcast(feedKey: file.standardizedFileURL.absoluteString) else {
-                throw LibraryError.noSuchPodcast(reference: file.path, candidates: names)
-            }
-            return stored
-        case .searchResult(let number):
-            return try await podcast(matching: .title(String(number)))
-        case .title(let text):
-            let matches = subscriptions.filter { $0.podcast.podcast.title.localizedCaseInsensitiveContains(text) }
-            if matches.count == 1 { return matches[0].podcast }
-            let exact = matches.filter { $0.podcast.podcast.title.caseInsensitiveCompare(text) == .orderedSame }
-            if exact.count == 1 { return exact[0].podcast }
-            if matches.isEmpty { throw LibraryError.noSuchPodcast(reference: text, candidates: names) }
-            throw LibraryError.ambiguousPodcast(
-                reference: text, candidates: matches.map { "@\($0.number) \($0.podcast.podcast.title)" })
         }
     }
 
+    /// The one podcast of `podcasts` whose title contains `text` (case-insensitive), or the one
+    /// whose title it is when several contain it.
+    private static func podcast(
+        titled text: String, in podcasts: [StoredPodcast], names: [String], label: (StoredPodcast) -> String
+    ) -> Result<StoredPodcast, LibraryError> {
+        let matches = podcasts.filter { $0.podcast.title.localizedCaseInsensitiveContains(text) }
+        if matches.count == 1 { return .success(matches[0]) }
+        let exact = matches.filter { $0.podcast.title.caseInsensitiveCompare(text) == .orderedSame }
+        if exact.count == 1 { return .success(exact[0]) }
+        if matches.isEmpty { return .failure(.noSuchPodcast(reference: text, candidates: names)) }
+        return .failure(.ambiguousPodcast(reference: text, candidates: matches.map(label)))
+    }
 }

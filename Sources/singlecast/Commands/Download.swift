@@ -61,9 +61,9 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let buffer = try await global.progressBuffer(library)
             let numbers = try EpisodeNumbers.parse(episodes)
-            var requests: [DownloadRequest]
+            var choice: EpisodeChoice
             if new {
-                requests = try await NewEpisodeSelection.requests(numbers: numbers, library: library, buffer: buffer)
+                choice = try await NewEpisodeSelection.choose(numbers: numbers, library: library, buffer: buffer)
             } else {
                 let saved = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                     let resolver = FeedResolver(library: library, session: session)
@@ -74,13 +74,18 @@ extension Singlecast {
                 // Files left by a lost database are re-adopted before anything is claimed.
                 try await buffer.adoptCompleteFiles(of: saved.podcast)
                 let entries = try await library.episodes(podcastID: saved.podcast.id)
-                requests = try FeedResolver.requests(numbers: numbers, podcast: saved.podcast, entries: entries)
+                choice = FeedResolver.choose(numbers: numbers, podcast: saved.podcast, entries: entries)
             }
             if withExtras {
-                for index in requests.indices { requests[index].withExtras = true }
+                for index in choice.requests.indices { choice.requests[index].withExtras = true }
             }
-            try await DownloadRun(global: global, jobs: jobs, json: json, background: background, giveUpAfter: giveUpAfter)
-                .start(requests, buffer: buffer)
+            // One episode that cannot be downloaded never holds up the others: each is named, and the exit says so.
+            for skipped in choice.skipped { printError("skipped: \(Words.sentence(for: skipped))") }
+            if !choice.requests.isEmpty {
+                try await DownloadRun(global: global, jobs: jobs, json: json, background: background, giveUpAfter: giveUpAfter)
+                    .start(choice.requests, buffer: buffer)
+            }
+            if !choice.skipped.isEmpty { throw ExitCode.failure }
         }
     }
 }
@@ -136,39 +141,31 @@ struct DownloadRun {
 
 /// The new episodes as `singlecast new` numbers them, turned into download requests.
 enum NewEpisodeSelection {
-    /// The episodes numbered (all of them when `numbers` is empty) that have audio.
-    /// Files left by a lost database are re-adopted (see ``ProgressBuffer/adoptCompleteFiles(of:)``) first.
-    static func requests(numbers: [Int], library: Library, buffer: ProgressBuffer) async throws -> [DownloadRequest] {
+    /// The episodes numbered (all of them when `numbers` is empty) that have audio, and why each
+    /// other number was skipped. Files left by a lost database are re-adopted (see
+    /// ``ProgressBuffer/adoptCompleteFiles(of:)``) first.
+    static func choose(numbers: [Int], library: Library, buffer: ProgressBuffer) async throws -> EpisodeChoice {
         var adopted = Set<Int64>()
         for item in try await library.newEpisodes() where adopted.insert(item.podcast.id).inserted {
             try await buffer.adoptCompleteFiles(of: item.podcast)
         }
         let listed = try await library.newEpisodes()
-        let chosen: [NewEpisode]
-        if numbers.isEmpty {
-            chosen = listed.filter { $0.entry.episode.enclosure != nil }
-        } else {
-            chosen = try numbers.map { number in
-                guard listed.indices.contains(number - 1) else {
-                    throw NewEpisodeError(number: number, count: listed.count)
-                }
-                return listed[number - 1]
+        var choice = EpisodeChoice()
+        for number in numbers.isEmpty ? Array(listed.indices.map { $0 + 1 }) : numbers {
+            guard listed.indices.contains(number - 1) else {
+                choice.skipped.append(.noSuchNewEpisode(number: number, count: listed.count))
+                continue
             }
-        }
-        return try chosen.map { item in
+            let item = listed[number - 1]
             guard let enclosure = item.entry.episode.enclosure else {
-                throw LibraryError.episodeWithoutAudio(number: item.entry.number, title: item.entry.episode.title)
+                // Asking for all new episodes passes over those without audio in silence.
+                if !numbers.isEmpty { choice.skipped.append(.episodeWithoutAudio(number: number, title: item.entry.episode.title)) }
+                continue
             }
-            return DownloadRequest(podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure)
+            choice.requests.append(
+                DownloadRequest(podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure))
         }
-    }
-}
-
-struct NewEpisodeError: LocalizedError {
-    var number: Int
-    var count: Int
-    var errorDescription: String? {
-        "there is no new episode \(number): \(count) episode\(count == 1 ? " is" : "s are") new"
+        return choice
     }
 }
 

@@ -53,6 +53,7 @@ struct DownloadSelection: ParsableArguments {
         } else {
             for outcome in outcomes { print(Words.outcome(outcome)) }
         }
+        if outcomes.contains(where: { if case .unknown = $0 { true } else { false } }) { throw ExitCode.failure }
     }
 }
 

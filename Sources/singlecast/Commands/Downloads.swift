@@ -185,12 +185,15 @@ enum DownloadTable {
             if showsExtras { row.append(Self.extras(extras[record.id] ?? [])) }
             table.rows.append(row)
         }
-        let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
+        let unfinished = downloads.filter { DownloadLifecycle.isUnfinished($0.state) }
         let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
         let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
         let speed = unfinished.reduce(0.0) { $0 + ($1.currentBytesPerSecond(at: now) ?? 0) }
         let active = unfinished.filter { DownloadLifecycle.isUnderWay($0.state) }.count
-        var total = "Total: \(downloads.count - unfinished.count) completed, \(active) active"
+        let completed = downloads.filter { $0.state == .completed }.count
+        let deleted = downloads.filter { $0.state == .deleted }.count
+        var total = "Total: \(completed) completed, \(active) active"
+        if deleted > 0 { total += ", \(deleted) deleted" }
         if !unfinished.isEmpty {
             total += ", \(bytes(received, of: expected)) of the unfinished ones"
             if expected > 0 { total += " (\(Int(Double(received) / Double(expected) * 100))%)" }

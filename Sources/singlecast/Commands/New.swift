@@ -65,7 +65,7 @@ extension Singlecast {
             let listed = try await library.newEpisodes()
             let numbers = all ? Array(listed.indices.map { $0 + 1 }) : try EpisodeNumbers.parse(episodes)
             let marked = try numbers.map { number in
-                guard listed.indices.contains(number - 1) else { throw NewEpisodeError(number: number, count: listed.count) }
+                guard listed.indices.contains(number - 1) else { throw LibraryError.noSuchNewEpisode(number: number, count: listed.count) }
                 return NewEpisodeJSON(number: number, listed[number - 1])
             }
             try await library.markOld(episodeIDs: numbers.map { listed[$0 - 1].entry.id })

@@ -44,20 +44,36 @@ extension Singlecast {
             let library = try await global.openLibrary()
             var subscribed: [PodcastJSON] = []
             var failures = 0
+            // Subscriptions named by number or title are found before any subscription changes the list.
+            let references = feeds.map { FeedReference($0) }
+            let named = try await library.podcasts(matching: references)
+            let buffer = keep == nil ? nil : try await global.progressBuffer(library)
             try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                 let resolver = FeedResolver(library: library, session: session)
-                for feed in feeds {
+                for (index, feed) in feeds.enumerated() {
                     do {
-                        let saved = try await resolver.load(FeedReference(feed))
+                        let saved: SavedFeed
+                        switch references[index] {
+                        case .subscription, .title: saved = try await resolver.stored(named[index].get())
+                        default: saved = try await resolver.load(references[index])
+                        }
                         for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
                         let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
                         if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
                         if let speed { try await library.setPlaybackSpeed(speed.value, podcastID: saved.podcast.id) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
-                        subscribed.append(PodcastJSON(stored, episodes: saved.episodeCount))
+                        var entry = PodcastJSON(stored, episodes: saved.episodeCount)
+                        if let keep, let buffer {
+                            entry.retentionWouldDelete = try await buffer.filesRetentionWouldDelete(podcastID: stored.id, keep: keep).count
+                        }
+                        subscribed.append(entry)
                         if !json {
                             let count = saved.episodeCount
-                            print("\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(count) episode\(count == 1 ? "" : "s"))")
+                            var line = "\(isNew ? "subscribed" : "updated subscription"): \(stored.podcast.title) (\(count) episode\(count == 1 ? "" : "s"))"
+                            if let doomed = entry.retentionWouldDelete, doomed > 0 {
+                                line += "; the next download deletes \(doomed) file\(doomed == 1 ? "" : "s") to keep \(stored.subscription?.keep ?? 0)"
+                            }
+                            print(line)
                         }
                     } catch {
                         failures += 1
@@ -92,8 +108,7 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let buffer = try await global.progressBuffer(library)
             var done: [PodcastJSON] = []
-            for reference in podcasts {
-                let podcast = try await library.podcast(matching: FeedReference(reference))
+            for podcast in try await library.podcasts(matching: podcasts.map { FeedReference($0) }).map({ try $0.get() }) {
                 let removed = try await SubscriptionRemoval(buffer: buffer, daemon: global.daemonClient)
                     .unsubscribe(podcast, deleteFiles: deleteFiles).count
                 done.append(PodcastJSON(podcast, episodes: nil))
@@ -115,6 +130,8 @@ struct PodcastJSON: Encodable {
     var keep: Int?
     var auto: String?
     var extras: Bool?
+    /// After `subscribe --keep N`: how many files the next retention deletes.
+    var retentionWouldDelete: Int?
 
     init(_ stored: StoredPodcast, episodes: Int?) {
         title = stored.podcast.title

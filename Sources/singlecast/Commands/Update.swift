@@ -47,8 +47,7 @@ extension Singlecast {
             let library = try await global.openLibrary()
             var named: Set<Int64>?
             if !podcasts.isEmpty {
-                named = []
-                for text in podcasts { named?.insert(try await library.podcast(matching: FeedReference(text)).id) }
+                named = Set(try await library.podcasts(matching: podcasts.map { FeedReference($0) }).map { try $0.get().id })
             }
             let syncRun = sync ? try await SyncRun.prepare(global: global, library: library) : nil
             // With --json, the syncs' objects and the update's list go out as one document at the end.
@@ -104,7 +103,9 @@ extension Singlecast {
                 else { return nil }
                 let wanted = named.map { $0.contains(item.podcast.id) } ?? (item.podcast.subscription?.autoDownload == .new)
                 guard wanted else { return nil }
-                return DownloadRequest(podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure)
+                return DownloadRequest(
+                    podcastTitle: item.podcast.podcast.title, episode: item.entry.episode, enclosure: enclosure,
+                    fetchedByUpdate: true)
             }
         }
     }

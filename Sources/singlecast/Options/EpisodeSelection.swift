@@ -20,7 +20,7 @@ struct EpisodeSelection: ParsableArguments {
             let listed = try await library.newEpisodes()
             guard let numbers else { return listed.map { ChosenEpisode(podcast: $0.podcast, entry: $0.entry) } }
             return try numbers.map { number in
-                guard listed.indices.contains(number - 1) else { throw NewEpisodeError(number: number, count: listed.count) }
+                guard listed.indices.contains(number - 1) else { throw LibraryError.noSuchNewEpisode(number: number, count: listed.count) }
                 return ChosenEpisode(podcast: listed[number - 1].podcast, entry: listed[number - 1].entry)
             }
         }

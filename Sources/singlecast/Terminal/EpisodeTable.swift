@@ -44,7 +44,7 @@ enum EpisodeTable {
         case .completed: return "done"
         case .downloading: return percent ?? "downloading"
         case .notStarted: return "-"
-        case .waiting, .retrying, .paused, .interrupted, .cancelled, .error:
+        case .waiting, .retrying, .paused, .interrupted, .cancelled, .error, .deleted:
             return [download.state.rawValue, percent].compactMap { $0 }.joined(separator: " ")
         }
     }

@@ -137,6 +137,8 @@ extension Words {
             return "no podcast is selected yet: list one with its feed first, or name it"
         case .noSuchEpisode(let number, let podcast, let count):
             return "there is no episode \(number) in \(podcast): it has \(count) episode\(count == 1 ? "" : "s")"
+        case .noSuchNewEpisode(let number, let count):
+            return "there is no new episode \(number): \(count) episode\(count == 1 ? " is" : "s are") new"
         case .episodeWithoutAudio(let number, let title):
             return "episode \(number) (\(title)) has no audio file to download"
         case .noSuchPodcast(let reference, let candidates):

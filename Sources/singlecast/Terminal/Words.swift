@@ -57,7 +57,7 @@ enum Words {
         switch refusal.event {
         case .pause: return "is \(state), not paused"
         case .cancel: return "is \(state), nothing to cancel"
-        case .claim: return "is \(state), nothing to resume"
+        case .claim, .resume: return "is \(state), nothing to resume"
         default: return "is \(state)"
         }
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DownloadLifecycleTests {
     /// Every allowed move, written out: (from, event) → to. Every pair not listed is refused.
     static let allowed: [DownloadState: [DownloadLifecycle.Event: DownloadState]] = [
-        .notStarted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed],
+        .notStarted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed, .delete: .deleted],
         .waiting: [
             .transfer: .downloading, .retryLater: .retrying, .complete: .completed, .fail: .error,
             .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
@@ -16,14 +16,19 @@ import Testing
             .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
         ],
         .retrying: [
-            .claim: .waiting, .transfer: .downloading, .retryLater: .retrying, .complete: .completed, .fail: .error,
-            .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+            .claim: .waiting, .resume: .waiting, .transfer: .downloading, .retryLater: .retrying, .complete: .completed,
+            .fail: .error, .interrupt: .interrupted, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
         ],
-        .paused: [.claim: .waiting, .cancel: .cancelled, .fileFound: .completed],
-        .completed: [.fileLost: .notStarted, .fileLostKeepingPart: .interrupted],
-        .cancelled: [.claim: .waiting, .fileFound: .completed],
-        .interrupted: [.claim: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed],
-        .error: [.claim: .waiting, .cancel: .cancelled, .fileFound: .completed],
+        .paused: [.claim: .waiting, .resume: .waiting, .cancel: .cancelled, .fileFound: .completed, .delete: .deleted],
+        .completed: [.fileLost: .notStarted, .fileLostKeepingPart: .interrupted, .delete: .deleted],
+        .cancelled: [.claim: .waiting, .fileFound: .completed, .delete: .deleted],
+        .interrupted: [
+            .claim: .waiting, .resume: .waiting, .pause: .paused, .cancel: .cancelled, .fileFound: .completed,
+            .delete: .deleted,
+        ],
+        .error: [.claim: .waiting, .resume: .waiting, .cancel: .cancelled, .fileFound: .completed, .delete: .deleted],
+        // A deleted episode's download is over: only asking for the episode again starts it.
+        .deleted: [.claim: .waiting, .fileFound: .completed],
     ]
 
     @Test(arguments: DownloadState.allCases)

@@ -286,7 +286,9 @@ struct ClaimedShow {
     /// The claimed download of each episode, by title.
     let downloads: [String: Download]
 
-    static func make(titles: [String], keep: Retention? = nil) async throws -> ClaimedShow {
+    /// Claims a download of every episode, as an update asks for it (`fetchedByUpdate`) or as
+    /// a person does.
+    static func make(titles: [String], keep: Retention? = nil, fetchedByUpdate: Set<String>? = nil) async throws -> ClaimedShow {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-show-\(UUID())")
         let library = try await Library.open(directory: home)
         let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: home))
@@ -301,7 +303,9 @@ struct ClaimedShow {
         try await library.subscribe(podcastID: podcast.id, keep: keep)
         var downloads: [String: Download] = [:]
         for entry in try await library.episodes(podcastID: podcast.id) {
-            let request = DownloadRequest(podcastTitle: "Show", episode: entry.episode, enclosure: entry.episode.enclosure!)
+            let request = DownloadRequest(
+                podcastTitle: "Show", episode: entry.episode, enclosure: entry.episode.enclosure!,
+                fetchedByUpdate: fetchedByUpdate.map { $0.contains(entry.episode.title) } ?? true)
             guard case .claimed(let claimed) = try await buffer.claim(request) else { throw NotClaimed() }
             downloads[entry.episode.title] = claimed
         }

@@ -35,6 +35,38 @@ import TestSupport
         try await show.stop()
     }
 
+    /// One number that cannot be downloaded never cancels the rest: `1-5` of a show whose fourth
+    /// episode has no audio and which has four downloads the three, names 4 and 5, and exits 1.
+    @Test func aRangeDownloadsWhatItCanAndNamesEachNumberSkipped() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let result = try await show.cli.run(["download", "1-5"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("skipped: episode 4 (Announcement without audio) has no audio file to download"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped: there is no episode 5 in Loopback Radio: it has 4 episodes"), "\(result.stderr)")
+        for name in ["Episode Three: Café & Résumé.mp3", "Episode Two.mp3", "Episode One.mp3"] {
+            #expect(FileManager.default.fileExists(atPath: show.folder.appendingPathComponent(name).path), "\(name)")
+        }
+        let none = try await show.cli.run(["download", "6-7"])
+        #expect(none.status == 1)
+        #expect(none.stdout.isEmpty)
+        try await show.stop()
+    }
+
+    /// Steering a download id that does not exist says so and exits 1; `--json` keeps its outcome.
+    @Test func anUnknownDownloadIdIsAFailure() async throws {
+        let show = try await LoopbackShow.start()
+        for command in ["pause", "cancel"] {
+            let result = try await show.cli.run([command, "11"])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stdout == "no download has id 11\n", "\(command)")
+            let json = try await show.cli.run([command, "11", "--json"])
+            #expect(json.status == 1)
+            #expect(json.stdout.contains(#""outcome" : "unknown""#), "\(json.stdout)")
+        }
+        try await show.stop()
+    }
+
     @Test func theBufferIsRebuiltFromTheFilesOnDisk() async throws {
         let show = try await LoopbackShow.start()
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
@@ -232,7 +264,7 @@ import TestSupport
 
         let noSuch = try await show.cli.run(["download", "9"])
         #expect(noSuch.status == 1)
-        #expect(noSuch.stderr == "Error: there is no episode 9 in Loopback Radio: it has 4 episodes\n")
+        #expect(noSuch.stderr == "skipped: there is no episode 9 in Loopback Radio: it has 4 episodes\n")
         let badRange = try await show.cli.run(["download", "3-1"])
         #expect(badRange.status == 64)
         try await show.stop()

@@ -123,15 +123,16 @@ public actor FeedSave {
         let options = self.options
         let validators = self.validators
         let deferral = self.deferral
-        let podcast = try await writer.writeWithoutTransaction { db in
+        let (podcast, markedNew) = try await writer.writeWithoutTransaction { db in
             var podcast: StoredPodcast?
+            var markedNew = 0
             try db.inTransaction {
                 let added = try self.state.withLock { saver in
                     try saver.write(lastEpisodes, keys: lastKeys, db: db)
                     return try saver.merge(db: db)
                 }
                 if options.newEpisodes == .mostRecent && added > 0 {
-                    try Library.markMostRecentNew(podcastID: podcastID, db: db)
+                    markedNew = try Library.markMostRecentNew(podcastID: podcastID, db: db)
                 }
                 try Library.storeDetails(feed.podcast, podcastID: podcastID, feedKey: feedKey, db: db)
                 // Positions another device synced for episodes that were not here yet.
@@ -147,11 +148,13 @@ public actor FeedSave {
                 return .commit
             }
             deferral.end(db)
-            return podcast!
+            return (podcast!, markedNew)
         }
         isOver = true
         let (added, count) = self.state.withLock { ($0.addedCount, $0.episodeCount) }
-        return SavedFeed(podcast: podcast, episodeCount: count, addedCount: added, warnings: feed.warnings)
+        // Every episode an update adds is marked new as it is written; a first fetch marks one at the end.
+        let newCount = options.newEpisodes == .added ? added : markedNew
+        return SavedFeed(podcast: podcast, episodeCount: count, addedCount: added, newCount: newCount, warnings: feed.warnings)
     }
 
     /// Leaves the library as it was before the save (for a podcast that had no episodes, its

@@ -96,8 +96,9 @@ extension Library {
         }
     }
 
-    /// Marks the podcast's most recently published episode new.
-    static func markMostRecentNew(podcastID: Int64, db: Database) throws {
+    /// Marks the podcast's most recently published episode new; returns how many it marked (0 or 1).
+    @discardableResult
+    static func markMostRecentNew(podcastID: Int64, db: Database) throws -> Int {
         try db.cachedStatement(
             sql: """
                 UPDATE episode SET isNew = 1 WHERE id = (
@@ -105,6 +106,18 @@ extension Library {
                   ORDER BY published IS NULL, published DESC, position LIMIT 1)
                 """
         ).execute(arguments: [podcastID])
+        return db.changesCount
+    }
+
+    /// Takes back a subscription just added whose feed turned out unusable: a podcast that
+    /// lists no episodes leaves the library, one known before is only unsubscribed.
+    public func withdrawSubscription(podcastID: Int64) async throws {
+        try await writer.write { db in
+            try Self.unsubscribe(podcastID: podcastID, db: db)
+            try db.execute(
+                sql: "DELETE FROM podcast WHERE id = ? AND NOT EXISTS (SELECT 1 FROM episode WHERE podcastId = ?)",
+                arguments: [podcastID, podcastID])
+        }
     }
 
     /// Ends a subscription. The podcast, its episodes and their files stay in the library.

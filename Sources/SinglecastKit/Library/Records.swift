@@ -22,6 +22,9 @@ public struct SavedFeed: Sendable {
     public var episodeCount: Int
     /// How many episodes the save added to the library.
     public var addedCount: Int
+    /// How many of them it marked new: all of them in an update, the most recent one in a
+    /// subscription's first fetch, none when a feed is only listed.
+    public var newCount: Int = 0
     /// Problems the parser recovered from.
     public var warnings: [FeedWarning]
 }

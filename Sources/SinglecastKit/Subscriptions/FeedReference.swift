@@ -50,41 +50,45 @@ public struct FeedResolver: Sendable {
     }
 
     /// Fetches or reads the feed a reference names and saves it; a subscription named by
-    /// number or title is listed from the library, without network access. The podcast
-    /// becomes the current one.
-    public func load(_ reference: FeedReference) async throws -> SavedFeed {
+    /// number or title is listed from the library, without network access. With
+    /// `makeCurrent` (what listing a podcast does) the podcast becomes the current one, which
+    /// bare episode numbers then refer to; a command that names a podcast for itself leaves the
+    /// current one as it was.
+    public func load(_ reference: FeedReference, makeCurrent: Bool = false) async throws -> SavedFeed {
+        var options = Library.SaveOptions()
+        options.makeCurrent = makeCurrent
         switch reference {
         case .searchResult(let number):
             let result = try await library.searchResult(number: number)
             guard let url = result.feedURL else {
                 throw LibraryError.searchResultWithoutFeed(number: number, title: result.title)
             }
-            return try await fetch(url)
+            return try await fetch(url, options: options)
         case .url(let url):
-            return try await fetch(url)
+            return try await fetch(url, options: options)
         case .file(let file):
-            return try await library.saveFeed(feedKey: file.standardizedFileURL.absoluteString) { save in
+            return try await library.saveFeed(feedKey: file.standardizedFileURL.absoluteString, options: options) { save in
                 try await FeedLoader.load(file: file, episodes: { try await save.add($0) })
             }
         case .subscription, .title:
-            return try await stored(try await library.podcast(matching: reference))
+            return try await stored(try await library.podcast(matching: reference), makeCurrent: makeCurrent)
         }
     }
 
-    /// A stored podcast as a saved feed, made the current podcast.
-    public func stored(_ podcast: StoredPodcast) async throws -> SavedFeed {
-        try await library.setCurrentPodcast(id: podcast.id)
+    /// A stored podcast as a saved feed, made the current podcast with `makeCurrent`.
+    public func stored(_ podcast: StoredPodcast, makeCurrent: Bool = false) async throws -> SavedFeed {
+        if makeCurrent { try await library.setCurrentPodcast(id: podcast.id) }
         return SavedFeed(
             podcast: podcast, episodeCount: try await library.episodeCount(podcastID: podcast.id), addedCount: 0,
             warnings: [])
     }
 
     /// Fetches and saves a feed, remembering the response's validators for the next update.
-    private func fetch(_ url: URL) async throws -> SavedFeed {
+    private func fetch(_ url: URL, options: Library.SaveOptions) async throws -> SavedFeed {
         guard case .body(let body) = try await FeedLoader(session: session).fetch(url, validators: nil) else {
             throw HTTPError(.status(304), url: url)
         }
-        return try await library.saveFeed(feedKey: body.permanentURL.absoluteString) { save in
+        return try await library.saveFeed(feedKey: body.permanentURL.absoluteString, options: options) { save in
             let (feed, validators, _) = try await body.parse(episodes: { try await save.add($0) })
             await save.remember(validators)
             return feed

@@ -6,8 +6,11 @@ public struct PodcastUpdate: Sendable {
     /// The podcast as stored after the update.
     public var podcast: StoredPodcast
     public var status: UpdateStatus
-    /// The episodes the update added (marked new).
+    /// The episodes the update added.
     public var addedCount: Int
+    /// How many of them `new` lists: all in an update, only the most recent in a
+    /// subscription's first fetch.
+    public var newCount = 0
     /// Problems the parser recovered from.
     public var warnings: [FeedWarning]
 }
@@ -81,6 +84,7 @@ public struct FeedUpdater: Sendable {
                 // The save recorded the update with the feed.
                 update.podcast = saved.podcast
                 update.addedCount = saved.addedCount
+                update.newCount = saved.newCount
                 update.warnings = saved.warnings
                 return update
             }

@@ -22,6 +22,19 @@ public enum UpdateFailure: Hashable, Sendable {
         }
     }
 
+    /// Whether the feed's URL does not serve a feed at all (a 4xx other than 408 and 429, or a
+    /// document that is not a feed), rather than failing for now (the network, a 5xx): a
+    /// subscription is refused for it.
+    public var isPermanent: Bool {
+        switch self {
+        case .http(let error):
+            if case .status(let status) = error.reason { return (400..<500).contains(status) && status != 408 && status != 429 }
+            return false
+        case .feed: return true
+        case .unexpected: return false
+        }
+    }
+
     /// The machine-readable kind: an HTTP kind (`http-status`, `unreachable`, …), a feed's
     /// (`not-a-feed`, `invalid-xml`, …) or `unexpected`.
     public var kind: String {

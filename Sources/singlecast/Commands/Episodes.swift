@@ -28,7 +28,7 @@ extension Singlecast {
             let buffer = try await global.progressBuffer(library)
             let saved = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                 let resolver = FeedResolver(library: library, session: session)
-                if let feed { return try await resolver.load(FeedReference(feed)) }
+                if let feed { return try await resolver.load(FeedReference(feed), makeCurrent: true) }
                 guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                 return try await resolver.stored(current)
             }

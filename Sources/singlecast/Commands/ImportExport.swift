@@ -35,7 +35,17 @@ extension Singlecast {
                     document.entries.filter { !subscribed.contains($0.feedURL.absoluteString) }
                         .map { (feedURL: $0.feedURL, title: $0.title ?? "") }))
             let results = try await SubscriptionUpdate(global: global, library: library, json: json).run(podcastIDs: added)
-            if results.contains(where: { if case .failed = $0.status { true } else { false } }) {
+            // A feed that answers 404 or an HTML page is refused, as `subscribe` refuses it.
+            let lines = Dictionary(document.entries.map { ($0.feedURL.absoluteString, $0.line) }) { first, _ in first }
+            var refused = false
+            for update in results {
+                guard case .failed(let failure) = update.status, failure.isPermanent else { continue }
+                try await library.withdrawSubscription(podcastID: update.podcast.id)
+                refused = true
+                let line = lines[update.podcast.feedKey].map { "line \($0): " } ?? ""
+                printError("warning: \(file): \(line)not subscribed: \(Words.failure(failure))")
+            }
+            if refused || results.contains(where: { if case .failed = $0.status { true } else { false } }) {
                 throw ExitCode.failure
             }
         }

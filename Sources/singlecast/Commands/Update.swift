@@ -149,11 +149,11 @@ struct SubscriptionUpdate {
         }
         if live {
             printNow("\u{1B}[2K\r", newline: false)
-            for update in results where update.addedCount > 0 || update.status != .ok && update.status != .notModified {
+            for update in results where update.newCount > 0 || update.status != .ok && update.status != .notModified {
                 printNow(Self.line(update))
             }
         }
-        let added = results.reduce(0) { $0 + $1.addedCount }
+        let added = results.reduce(0) { $0 + $1.newCount }
         let failed = results.filter { if case .failed = $0.status { true } else { false } }.count
         printNow("Updated \(results.count) podcast\(results.count == 1 ? "" : "s"): \(added) new episode\(added == 1 ? "" : "s")"
             + (failed > 0 ? ", \(failed) failed" : ""))
@@ -164,8 +164,8 @@ struct SubscriptionUpdate {
     static func line(_ update: PodcastUpdate) -> String {
         let title = update.podcast.podcast.title.isEmpty ? update.podcast.feedKey.redactingURLPasswords : update.podcast.podcast.title
         switch update.status {
-        case .ok: return "\(title): \(update.addedCount) new"
-        case .moved: return "\(title): \(update.addedCount) new, \(Words.status(update.status))"
+        case .ok: return "\(title): \(update.newCount) new"
+        case .moved: return "\(title): \(update.newCount) new, \(Words.status(update.status))"
         case .failed(let failure): return "\(title): error: \(Words.failure(failure))"
         case .notModified, .gone: return "\(title): \(Words.status(update.status))"
         }
@@ -204,7 +204,7 @@ struct UpdateJSON: Encodable {
         title = update.podcast.podcast.title
         feedURL = update.podcast.feedKey.redactingURLPasswords
         status = update.status.name
-        new = update.addedCount
+        new = update.newCount
         if case .failed(let failure) = update.status {
             message = Words.failure(failure)
             error = failure

@@ -174,6 +174,9 @@ import TestSupport
         for bad in [["--at", "1:75"], ["--at", "ten"], ["--at", "1:00", "--from-start"]] {
             #expect(try await show.cli.run(["play", "1"] + bad).status == 64, "\(bad)")
         }
+        let pastTheEnd = try await show.cli.run(["play", "1", "--at", "99:00"])
+        #expect(pastTheEnd.status == 64)
+        #expect(pastTheEnd.stderr == "Error: cannot start Long Talk at 1:39:00: it is 2:00 long\n", "\(pastTheEnd.stderr)")
         try await show.stop()
     }
 

@@ -93,6 +93,9 @@ public final class EpisodeListening: Sendable {
         _ entry: EpisodeEntry, of podcast: StoredPodcast, library: Library, player: any Player, options: Options, clock: C
     ) async throws -> EpisodeListening where C.Duration == Duration {
         let source = try await Self.source(of: entry)
+        if let requested = options.start, let length = try await Self.length(of: entry, source: source), requested >= length {
+            throw ListeningError.startPastEnd(title: entry.episode.title, start: requested, length: length)
+        }
         let speed = options.speed ?? podcast.playbackSpeed ?? 1
         if let chosen = options.speed, chosen != podcast.playbackSpeed {
             try await library.setPlaybackSpeed(chosen, podcastID: podcast.id)
@@ -157,6 +160,13 @@ public final class EpisodeListening: Sendable {
         return .stream(url)
     }
 
+    /// The episode's length: the feed's, else the downloaded file's own (read from its headers).
+    static func length(of entry: EpisodeEntry, source: Source) async throws -> Double? {
+        if let duration = entry.episode.duration, duration > 0 { return Double(duration) }
+        guard case .file(let path) = source else { return nil }
+        return try await OffPool.run { MediaDuration.seconds(ofFileAt: path) }
+    }
+
     /// The chapters saved beside the episode's file (`download --with-extras`), if any.
     static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
         guard let download = entry.download,
@@ -182,6 +192,8 @@ public enum ListeningError: Error, Equatable, Sendable {
     case noAudio(number: Int, title: String)
     /// Nothing to continue: no episode heard and not finished.
     case nothingToContinue
+    /// The place asked to start at (`--at`) is at or past the end of the episode, `length` seconds long.
+    case startPastEnd(title: String, start: Double, length: Double)
 }
 
 /// Turns the player's events into listening events, saving positions as the rules say.

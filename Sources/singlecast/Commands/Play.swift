@@ -59,8 +59,16 @@ extension Singlecast {
             defer { terminal?.restore() }
             let listening = Mutex<EpisodeListening?>(nil)
             let outcome = try await SignalGuard.run(onSignal: { await listening.withLock { $0 }?.stop() }) {
-                let started = try await EpisodeListening.start(
-                    chosen.entry, of: chosen.podcast, library: library, player: player, options: options)
+                let started: EpisodeListening
+                do {
+                    started = try await EpisodeListening.start(
+                        chosen.entry, of: chosen.podcast, library: library, player: player, options: options)
+                } catch let error as ListeningError {
+                    // A start past the end is a bad --at: the usage error's exit status.
+                    guard case .startPastEnd = error else { throw error }
+                    printError("Error: \(Words.listening(error))")
+                    throw ExitCode(64)
+                }
                 listening.withLock { $0 = started }
                 if case .stream(let url) = started.source {
                     printError("streaming: \(url.removingUserInfo.absoluteString) (not downloaded)")

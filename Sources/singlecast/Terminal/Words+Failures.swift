@@ -286,6 +286,8 @@ extension Words {
             "cannot play episode \(number) (\(title)): it has no audio"
         case .nothingToContinue:
             "no episode is being listened to: pick one by its number as `singlecast episodes` lists it (singlecast play N)"
+        case .startPastEnd(let title, let start, let length):
+            "cannot start \(title) at \(Format.duration(seconds: Int(start))): it is \(Format.duration(seconds: Int(length.rounded()))) long"
         }
     }
 

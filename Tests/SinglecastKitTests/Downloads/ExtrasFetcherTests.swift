@@ -149,8 +149,10 @@ struct ExtrasFetcherTests {
             try await h.library.subscribe(podcastID: saved.podcast.id, keep: .mostRecent(1), autoDownload: .new)
             try await h.library.setExtras(podcastID: saved.podcast.id, enabled: true)
 
-            // Requests as `update --download` makes them: without the flag.
-            try await h.engine.enqueue([h.request(withExtras: false, episode: older)])
+            // Requests as `update --download` makes them: without the flag, fetched by the update.
+            var olderRequest = h.request(withExtras: false, episode: older)
+            olderRequest.fetchedByUpdate = true
+            try await h.engine.enqueue([olderRequest])
             await h.engine.waitUntilIdle()
             #expect(try h.filesInShowFolder() == ["Title.chapters.json", "Title.de.srt", "Title.en.vtt", "Title.mp3"])
 

@@ -26,9 +26,14 @@ struct Singlecast: AsyncParsableCommand {
     /// Runs the command the arguments name; a library failure it ends with is printed in
     /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = UnknownCommand.message(for: arguments, commands: configuration.subcommands.map { $0._commandName }) {
+            printError("Error: \(message)")
+            exit(withError: ExitCode.validationFailure)
+        }
         Library.prepareProcess()
         EarlyLibrary.start(
-            for: Self.self, arguments: Array(CommandLine.arguments.dropFirst()),
+            for: Self.self, arguments: arguments,
             directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
         do {
             var command = try await asyncParseAsRoot()

@@ -255,6 +255,10 @@ import TestSupport
         #expect(episodes[1]["played"] as? Bool == true)
         #expect(try await show.cli.run(["played", "9"]).status == 1)
         #expect(try await show.cli.run(["played"]).status == 64)
+        let all = try await show.cli.run(["unplayed", "--all"])
+        #expect(all.stdout == "5 episodes marked unplayed\n", "\(all.stderr)")
+        #expect(try await show.episodes().allSatisfy { $0["played"] as? Bool == false })
+        #expect(try await show.cli.run(["unplayed"]).status == 64)
         try await show.stop()
     }
 

@@ -13,6 +13,26 @@ import TestSupport
         cli.removeHome()
     }
 
+    /// A mistyped command gets the nearest one, and `help` about a command that does not exist
+    /// names it; both are usage errors.
+    @Test func unknownCommandsAreNamedWithTheNearestOne() async throws {
+        let cli = try CLI()
+        let mistyped = try await cli.run(["downlaod", "1"])
+        #expect(mistyped.status == 64)
+        #expect(mistyped.stderr == "Error: \u{201C}downlaod\u{201D} is not a command; did you mean \u{201C}download\u{201D}?\n")
+        let unknown = try await cli.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr == "Error: \u{201C}frobnicate\u{201D} is not a command; see 'singlecast --help'\n")
+        let help = try await cli.run(["help", "foo"])
+        #expect(help.status == 64)
+        #expect(help.stderr.contains("there is no command \u{201C}foo\u{201D}"))
+        #expect(help.stdout.isEmpty)
+        let known = try await cli.run(["help", "download"])
+        #expect(known.status == 0)
+        #expect(known.stdout.contains("USAGE: singlecast download"))
+        cli.removeHome()
+    }
+
     /// The library is opened while the arguments are read (``EarlyLibrary``); a command refused
     /// by its arguments closes it again, leaving no log beside the database.
     @Test func aCommandRefusedByItsArgumentsLeavesTheLibraryClosed() async throws {

@@ -533,6 +533,43 @@ import TestSupport
         try await world.stop()
     }
 
+    /// Small stumbles of a first afternoon, each answered in words that help.
+    @Test func firstAfternoonStumblesGetAHelpfulAnswer() async throws {
+        let world = try await World.start()
+        world.serveFeed("/a.xml", Self.feed("Morning News", items: ["M1"]))
+        world.serveFeed("/b.xml", Self.feed("Evening News", items: ["E2", "E1"]))
+        #expect(try await world.cli.run(["subscribe", world.url("/a.xml"), world.url("/b.xml")]).status == 0)
+
+        // A bare number is a search result; the subscription it probably meant is named.
+        let bare = try await world.cli.run(["episodes", "2"])
+        #expect(bare.status == 1)
+        #expect(bare.stderr.contains("the subscription Evening News is @2"), "\(bare.stderr)")
+
+        // A podcast only listed, no longer subscribed, is still found by its title.
+        #expect(try await world.cli.run(["unsubscribe", "Evening"]).status == 0)
+        let listed = try await world.cli.run(["episodes", "evening"])
+        #expect(listed.stdout.hasPrefix("Evening News\n"), "\(listed.stderr)")
+        #expect(try await world.cli.run(["delete", "2", "--feed", "Evening"]).status == 0)
+
+        // A failed subscribe names the URL once.
+        let failed = try await world.cli.run(["subscribe", world.url("/missing.xml")])
+        #expect(failed.status == 1)
+        #expect(failed.stderr == "error: \(world.url("/missing.xml")) answered HTTP 404 Not Found\n")
+
+        // Export to a folder that is not there names the folder.
+        let export = try await world.cli.run(["export", "/nonexistent/folder/list.opml"])
+        #expect(export.status == 1)
+        #expect(export.stderr.contains("the folder /nonexistent/folder does not exist"), "\(export.stderr)")
+
+        // Import of a file that is not OPML says so.
+        let text = world.cli.home.appendingPathComponent("notes.txt")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        let imported = try await world.cli.run(["import", text.path])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("\(text.path) is not an OPML file"), "\(imported.stderr)")
+        try await world.stop()
+    }
+
     @Test func importSubscribesToEveryUsableFeedOnceAndExportWritesThemBack() async throws {
         let world = try await World.start()
         world.serveFeed("/a.xml", Self.feed("Alpha", items: ["A2", "A1"]))

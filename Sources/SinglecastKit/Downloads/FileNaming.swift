@@ -11,7 +11,8 @@ public enum FileNaming {
 
     /// A safe file name for an episode.
     ///
-    /// - The title with `/`, NUL and control characters replaced, runs of whitespace
+    /// - The title without HTML tags (`Notes with <em>markup</em>` → `Notes with markup`),
+    ///   with `/`, NUL and control characters replaced, runs of whitespace
     ///   collapsed to one space, and leading `-`, `.` and spaces removed; when nothing is
     ///   left, the URL's last path component, else `episode`.
     /// - An extension from the URL's path when it is a known media extension (query strings
@@ -20,7 +21,7 @@ public enum FileNaming {
     /// - At most ``maximumNameBytes`` UTF-8 bytes, cut between whole characters.
     public static func safeName(forTitle title: String, url: URL?, announcedType: String?) -> String {
         let ext = url.flatMap(fileExtension(forURL:)) ?? announcedType.flatMap(fileExtension(forMIMEType:))
-        var base = clean(title)
+        var base = clean(withoutTags(title))
         if base.isEmpty {
             let last = url?.deletingPathExtension().lastPathComponent ?? ""
             base = clean(last == "/" ? "" : last)
@@ -111,6 +112,27 @@ public enum FileNaming {
     static func fileExtension(forURL url: URL) -> String? {
         let ext = url.pathExtension.lowercased()
         return mediaExtensions.contains(ext) ? ext : nil
+    }
+
+    /// `text` without the HTML tags some feeds leave in titles: `<` followed by a letter, `/` or
+    /// `!`, up to the next `>`; a `<` that starts no tag (`a < b`) stays.
+    static func withoutTags(_ text: String) -> String {
+        guard text.contains("<") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "<") {
+            let next = rest.index(after: open)
+            guard next < rest.endIndex, rest[next].isLetter || rest[next] == "/" || rest[next] == "!",
+                let close = rest[next...].firstIndex(of: ">")
+            else {
+                result += rest[...open]
+                rest = rest[next...]
+                continue
+            }
+            result += rest[..<open]
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// Replaces `/`, NUL and control characters, collapses whitespace, trims, and drops

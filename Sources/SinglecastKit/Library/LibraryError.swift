@@ -7,6 +7,9 @@ public enum LibraryError: Error, Equatable, Sendable {
     case unusableDatabase(path: String, detail: String)
     /// A search result number with no search made yet, or out of range.
     case noSuchSearchResult(number: Int, count: Int)
+    /// As ``noSuchSearchResult(number:count:)``, where subscription `@number` exists: the
+    /// user probably meant it.
+    case noSuchSearchResultButSubscription(number: Int, count: Int, subscription: String)
     /// The search result exists but Apple lists no feed for it.
     case searchResultWithoutFeed(number: Int, title: String)
     /// An episode number was given, but no podcast has been listed yet.

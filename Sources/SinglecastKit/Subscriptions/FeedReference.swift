@@ -59,7 +59,15 @@ public struct FeedResolver: Sendable {
         options.makeCurrent = makeCurrent
         switch reference {
         case .searchResult(let number):
-            let result = try await library.searchResult(number: number)
+            let result: SearchResult
+            do {
+                result = try await library.searchResult(number: number)
+            } catch LibraryError.noSuchSearchResult(number, let count) {
+                guard case .success(let meant) = try await library.podcasts(matching: [.subscription(number: number)])[0] else {
+                    throw LibraryError.noSuchSearchResult(number: number, count: count)
+                }
+                throw LibraryError.noSuchSearchResultButSubscription(number: number, count: count, subscription: meant.podcast.title)
+            }
             guard let url = result.feedURL else {
                 throw LibraryError.searchResultWithoutFeed(number: number, title: result.title)
             }

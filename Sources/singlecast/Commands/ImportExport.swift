@@ -69,6 +69,11 @@ extension Singlecast {
             }
             let data = OPMLWriter.document(title: "Singlecast subscriptions", feeds: feeds)
             if let file {
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw ExportError(path: file, detail: "the folder \(folder) does not exist")
+                }
                 do {
                     try data.write(to: URL(fileURLWithPath: file), options: .atomic)
                 } catch {

@@ -10,28 +10,14 @@ extension Singlecast {
             discussion: "Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` does.")
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var selection: EpisodeSelection
-
-        @Argument(help: "Episode numbers or ranges, such as 3 5 7 or 1-10.")
-        var episodes: [String] = []
-
-        @Flag(help: "Every episode of the podcast (with --new, every new episode).")
-        var all = false
-
-        @Flag(help: "Print the episodes marked as JSON.")
-        var json = false
-
-        func validate() throws {
-            _ = try EpisodeNumbers.parse(episodes)
-            guard all != !episodes.isEmpty else { throw ValidationError("Give episode numbers, or --all.") }
-        }
+        @OptionGroup var marked: MarkedEpisodes
 
         func run() async throws {
             let library = try await global.openLibrary()
-            let chosen = try await selection.episodes(all ? nil : try EpisodeNumbers.parse(episodes), library: library)
+            let chosen = try await marked.chosen(library: library)
             let playbacks = try await library.recordPlayback(
                 chosen.map { ($0.entry.id, .played(total: $0.entry.episode.duration.map(Double.init))) })
-            try PlaybackMarks.report(chosen, playbacks, marked: "played", json: json)
+            try PlaybackMarks.report(chosen, playbacks, marked: "played", json: marked.json)
         }
     }
 
@@ -42,24 +28,37 @@ extension Singlecast {
             discussion: "Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` does.")
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var selection: EpisodeSelection
-
-        @Argument(help: "Episode numbers or ranges, such as 3 5 7 or 1-10.")
-        var episodes: [String]
-
-        @Flag(help: "Print the episodes marked as JSON.")
-        var json = false
-
-        func validate() throws {
-            _ = try EpisodeNumbers.parse(episodes)
-        }
+        @OptionGroup var marked: MarkedEpisodes
 
         func run() async throws {
             let library = try await global.openLibrary()
-            let chosen = try await selection.episodes(try EpisodeNumbers.parse(episodes), library: library)
+            let chosen = try await marked.chosen(library: library)
             let playbacks = try await library.recordPlayback(chosen.map { ($0.entry.id, .unplayed) })
-            try PlaybackMarks.report(chosen, playbacks, marked: "unplayed", json: json)
+            try PlaybackMarks.report(chosen, playbacks, marked: "unplayed", json: marked.json)
         }
+    }
+}
+
+/// The episodes `played` and `unplayed` mark: numbers and ranges, or all of them.
+struct MarkedEpisodes: ParsableArguments {
+    @OptionGroup var selection: EpisodeSelection
+
+    @Argument(help: "Episode numbers or ranges, such as 3 5 7 or 1-10.")
+    var episodes: [String] = []
+
+    @Flag(help: "Every episode of the podcast (with --new, every new episode).")
+    var all = false
+
+    @Flag(help: "Print the episodes marked as JSON.")
+    var json = false
+
+    func validate() throws {
+        _ = try EpisodeNumbers.parse(episodes)
+        guard all != !episodes.isEmpty else { throw ValidationError("Give episode numbers, or --all.") }
+    }
+
+    func chosen(library: Library) async throws -> [ChosenEpisode] {
+        try await selection.episodes(all ? nil : try EpisodeNumbers.parse(episodes), library: library)
     }
 }
 

@@ -77,7 +77,9 @@ extension Singlecast {
                         }
                     } catch {
                         failures += 1
-                        printError("error: \(feed): \(Words.sentence(for: error))")
+                        // Most failures name the feed already: it is named once.
+                        let sentence = Words.sentence(for: error)
+                        printError("error: " + (sentence.contains(feed.redactingURLPasswords) ? sentence : "\(feed.redactingURLPasswords): \(sentence)"))
                     }
                 }
             }

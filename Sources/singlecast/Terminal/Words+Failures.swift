@@ -131,6 +131,9 @@ extension Words {
             return "there is no search result \(number): no search has been made yet"
         case .noSuchSearchResult(let number, let count):
             return "there is no search result \(number): the last search has \(count) result\(count == 1 ? "" : "s")"
+        case .noSuchSearchResultButSubscription(let number, let count, let subscription):
+            return sentence(for: LibraryError.noSuchSearchResult(number: number, count: count))
+                + " (a bare number is a search result; the subscription \(subscription) is @\(number))"
         case .searchResultWithoutFeed(let number, let title):
             return "search result \(number) (\(title)) has no feed URL and cannot be opened"
         case .noCurrentPodcast:
@@ -296,7 +299,7 @@ extension Words {
         switch error.reason {
         case .empty: "\(error.source) is empty, not an OPML file"
         case .notOPML(let root): "\(error.source) is not an OPML file: its root element is <\(root)>, not <opml>"
-        case .invalidXML(let line, let message): "\(error.source) is not well-formed XML (line \(line): \(message))"
+        case .invalidXML(let line, let message): "\(error.source) is not an OPML file: it is not well-formed XML (line \(line): \(message))"
         case .unreadable(let detail): "cannot read \(error.source): \(detail)"
         }
     }

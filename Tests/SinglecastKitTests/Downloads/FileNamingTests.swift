@@ -15,6 +15,10 @@ struct FileNamingTests {
 
     static let cases: [Case] = [
         Case(title: "Episode 1: The Start", url: "https://h/ep1.mp3", type: "audio/mpeg", expected: "Episode 1: The Start.mp3"),
+        Case(title: "Notes with <em>markup</em>", url: "https://h/a.mp3", type: nil, expected: "Notes with markup.mp3"),
+        Case(title: "<b>Bold</b> <br/>and <!-- a comment -->more", url: "https://h/a.mp3", type: nil, expected: "Bold and more.mp3"),
+        Case(title: "1 < 2 and 3 > 2", url: "https://h/a.mp3", type: nil, expected: "1 < 2 and 3 > 2.mp3"),
+        Case(title: "<em>", url: "https://h/show/ep7.mp3", type: nil, expected: "ep7.mp3"),
         Case(title: "AC/DC live", url: "https://h/a.m4a", type: nil, expected: "AC-DC live.m4a"),
         Case(title: "  lots \t of\n\nspace  ", url: "https://h/a.mp3", type: nil, expected: "lots of space.mp3"),
         Case(title: "nul\u{0}and\u{7}bell", url: "https://h/a.mp3", type: nil, expected: "nul and bell.mp3"),

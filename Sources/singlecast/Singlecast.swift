@@ -15,7 +15,7 @@ struct Singlecast: AsyncParsableCommand {
             """,
         version: SinglecastVersion.current,
         subcommands: [
-            Search.self, Episodes.self, Download.self, Downloads.self,
+            Search.self, Episodes.self, Show.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Play.self, Played.self, Unplayed.self,

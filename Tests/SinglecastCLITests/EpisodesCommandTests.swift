@@ -21,6 +21,40 @@ import TestSupport
         try await show.stop()
     }
 
+    /// `show N` prints one episode's details and its notes as text, links listed at the end;
+    /// `episodes --json` has the same text as `description`.
+    @Test func showPrintsAnEpisodesDetailsAndNotes() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
+        let result = try await show.cli.run(["show", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let notes = "We talk about SQLite\u{2019}s WAL [1] & cafés.\n\n• First topic\n\n• Second topic\n\n[1] https://sqlite.org/wal.html"
+        #expect(
+            result.stdout == """
+                Podcast: Loopback Radio
+                Title:   Episode Three: Café & Résumé
+                Date:    2024-07-03
+                Length:  1:02:03
+                URL:     \(show.server.url("/media/three.mp3").absoluteString)?utm_source=feed
+                State:   -
+
+                \(notes)
+
+                """)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await show.cli.run(["show", "1", "--json"]).stdout.utf8)) as? [String: Any])
+        #expect(json["description"] as? String == notes)
+        #expect(json["links"] as? [String] == ["https://sqlite.org/wal.html"])
+        #expect(json["podcast"] as? String == "Loopback Radio")
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(try await show.cli.run(["episodes", "--json"]).stdout.utf8)) as? [String: Any])
+        let episodes = try #require(listing["episodes"] as? [[String: Any]])
+        #expect(episodes[0]["description"] as? String == notes)
+        #expect(episodes[1]["description"] is NSNull)
+        let missing = try await show.cli.run(["show", "9"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("there is no episode 9 in Loopback Radio"))
+        try await show.stop()
+    }
+
     @Test func printsJSONInDocumentOrder() async throws {
         let show = try await LoopbackShow.start()
         let result = try await show.cli.run(["episodes", show.feedURL, "--json"])
@@ -33,7 +67,7 @@ import TestSupport
         let first = episodes[0]
         #expect(
             Set(first.keys) == [
-                "number", "title", "guid", "published", "duration", "enclosure", "state", "progress", "file", "message",
+                "number", "title", "guid", "published", "duration", "description", "enclosure", "state", "progress", "file", "message",
                 "error", "position", "played", "playedAt", "transcripts", "chapters", "extras",
             ])
         #expect(first["error"] is NSNull && first["message"] is NSNull)

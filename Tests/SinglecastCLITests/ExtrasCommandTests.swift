@@ -72,6 +72,11 @@ import TestSupport
         #expect((extras[2]["message"] as? String)?.contains("404") == true)
         let table = try await show.cli.run(["downloads"])
         #expect(table.stdout.contains("2 saved, 1 failed"))
+        let details = try await show.cli.run(["show", "1"])
+        #expect(
+            details.stdout.hasSuffix(
+                "Chapters:\n  0:00  Welcome\n  1:35  Café & Résumé\n\nTranscripts:\n  \(show.path("Episode Two.en.vtt"))\n"),
+            "\(details.stdout)")
 
         show.server.clearRequests()
         let again = try await show.cli.run(["download", "1", "--with-extras"])

@@ -349,15 +349,19 @@ enum EpisodeColumns {
     static var entryColumnCount: Int { entryBookkeeping.count + listedFields.count }
 
     /// The entries of the rows `sql` selects, which begin with ``entrySelection()``;
-    /// `expectedCount` is room made for them at once.
+    /// `expectedCount` is room made for them at once; `extra` reads the query's own columns into each.
     static func entries(
         _ db: Database, sql: String, arguments: StatementArguments = [], downloads: [String: Download],
-        expectedCount: Int = 0
+        expectedCount: Int = 0, extra: ((inout EpisodeEntry, Row) -> Void)? = nil
     ) throws -> [EpisodeEntry] {
         var entries: [EpisodeEntry] = []
         entries.reserveCapacity(expectedCount)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try rows.next() { entries.append(entry(from: row, downloads: downloads)) }
+        while let row = try rows.next() {
+            var entry = entry(from: row, downloads: downloads)
+            extra?(&entry, row)
+            entries.append(entry)
+        }
         return entries
     }
 }

@@ -304,8 +304,12 @@ public struct Library: Sendable {
 
     /// Calls `body` with the episodes of a podcast in feed order, a page at a time, while the
     /// next page is read: a listing of any length is never held whole, and reading it overlaps
-    /// what `body` does with it. Every page comes from one snapshot of the library.
-    public func forEachEpisodePage(podcastID: Int64, _ body: ([EpisodeEntry]) async throws -> Void) async throws {
+    /// what `body` does with it. Every page comes from one snapshot of the library. With
+    /// `descriptions`, the episodes have their show notes too (most of a row, which listings
+    /// leave out).
+    public func forEachEpisodePage(
+        podcastID: Int64, descriptions: Bool = false, _ body: ([EpisodeEntry]) async throws -> Void
+    ) async throws {
         // A snapshot of its own when other connections may write meanwhile; a queue is serial.
         let reader: any DatabaseReader
         if let pool = writer as? DatabasePool {
@@ -316,7 +320,8 @@ public struct Library: Sendable {
         let downloads = try await reader.read { db in try Self.downloadsByEnclosureURL(db) }
         func page(after number: Int) async throws -> [EpisodeEntry] {
             try await reader.read { db in
-                try Self.episodes(db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads)
+                try Self.episodes(
+                    db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads, descriptions: descriptions)
             }
         }
         var current = try await page(after: 0)
@@ -357,17 +362,26 @@ public struct Library: Sendable {
             playbackSpeed: row["playbackSpeed"])
     }
 
-    /// A podcast's episodes in feed order after number `after`, at most `limit` of them.
+    /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
+    /// their descriptions when asked.
     private static func episodes(
-        _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download]
+        _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download],
+        descriptions: Bool = false
     ) throws -> [EpisodeEntry] {
         try EpisodeColumns.entries(
             db,
             sql: """
-                SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
+                SELECT \(EpisodeColumns.entrySelection())\(descriptions ? ", episode.description" : "")
+                FROM \(EpisodeColumns.withPlayback)
                 WHERE episode.podcastId = ? AND episode.position > ? ORDER BY episode.position LIMIT ?
                 """,
-            arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0))
+            arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0),
+            extra: descriptions ? { entry, row in entry.episode.description = row[EpisodeColumns.entryColumnCount] } : nil)
+    }
+
+    /// An episode's show notes as the feed gave them (listings leave them out).
+    public func description(ofEpisode id: Int64) async throws -> String? {
+        try await writer.read { db in try String.fetchOne(db, sql: "SELECT description FROM episode WHERE id = ?", arguments: [id]) }
     }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {

@@ -5,7 +5,7 @@ import Synchronization
 /// Writes `singlecast episodes --json` straight to standard output, a page of episodes at a time:
 /// a 20,000-episode feed is printed without building its whole JSON in memory.
 ///
-/// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration",
+/// `{"title","link","feedURL","episodes":[{"number","title","guid","published","duration","description",
 /// "enclosure":{"url","length","type"},"state","progress","file","message","error","position","played","playedAt",
 /// "transcripts":[{"url","type","language","rel"}],"chapters","extras":[{"kind","file","saved","message","error"}]}]}`,
 /// dates in ISO 8601 UTC; a failed download's (or extra's) `message` and `error` as `downloads --json` has them.
@@ -17,7 +17,7 @@ enum PodcastJSONWriter {
     static func write(_ stored: StoredPodcast, library: Library, extras: [Int64: [ExtraFile]]) async throws {
         let state = Mutex((out: JSONOutput(), count: 0))
         state.withLock { writeHeader(stored, to: &$0.out) }
-        try await library.forEachEpisodePage(podcastID: stored.id) { entries in
+        try await library.forEachEpisodePage(podcastID: stored.id, descriptions: true) { entries in
             await withCheckedContinuation { done in
                 output.async {
                     state.withLock { state in
@@ -61,6 +61,8 @@ enum PodcastJSONWriter {
         out.date(episode.published)
         out.raw(", \"duration\": ")
         out.integer(episode.duration.map(Int64.init))
+        out.raw(", \"description\": ")
+        out.string(episode.description.map { ShowNotes($0).text })
         out.raw(", \"enclosure\": ")
         if let enclosure = episode.enclosure {
             out.raw("{\"url\": ")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -75,6 +76,10 @@ public struct HTTPError: Error, Hashable, Sendable {
             default:
                 return HTTPError(.unreachable(.other(String(describing: clientError))), url: url)
             }
+        }
+        // A connection closed in the middle of an answer's head or body.
+        if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
+            return HTTPError(.connectionClosed, url: url)
         }
         if let tlsError = error as? NIOSSLError {
             return HTTPError(reason(for: tlsError), url: url)

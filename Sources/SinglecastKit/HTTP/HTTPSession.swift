@@ -48,10 +48,12 @@ public final class HTTPSession: Sendable {
         /// The URL to remember for the resource: the final URL when every redirect
         /// was permanent (301 or 308), else the last URL reached through permanent ones.
         public var permanentURL: URL
+        /// Whether the request that got this answer carried credentials.
+        public var sentCredentials: Bool
     }
 
     public let configuration: Configuration
-    let client: HTTPClient
+    private let client: HTTPClient
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -84,47 +86,97 @@ public final class HTTPSession: Sendable {
         try await client.shutdown()
     }
 
-    /// Sends a GET for `url`, following up to ``Configuration/maximumRedirects`` redirects
-    /// (relative `Location` included) with the same extra headers, and returns the first
-    /// non-redirect response. Statuses are not checked, callers decide what is acceptable,
-    /// except 401, which throws ``HTTPError/Reason/unauthorized(refused:)``.
-    public func get(_ url: URL, headers extraHeaders: [(String, String)] = []) async throws -> Response {
+    /// A request as ``send(_:)`` makes it, on every hop of a redirect chain.
+    public struct Request: Sendable {
+        public var method: HTTPMethod
+        public var url: URL
+        /// Sent on every hop, besides `User-Agent` and `Accept-Encoding`.
+        public var headers: [(String, String)]
+        /// The body and its `Content-Type`; a 303 answer turns the request into a GET without them.
+        public var body: Data?
+        public var contentType: String?
+        /// The credential headers for a hop to a URL; nil: the URL's user name and password, else
+        /// the netrc entry for its host, as basic authentication (see ``HTTPSession``).
+        public var credentials: (@Sendable (URL) -> [(String, String)])?
+        /// Called once the connection has taken the whole body.
+        public var handedOver: (@Sendable () -> Void)?
+
+        public init(
+            _ method: HTTPMethod = .GET, _ url: URL, headers: [(String, String)] = [], body: Data? = nil,
+            contentType: String? = nil, credentials: (@Sendable (URL) -> [(String, String)])? = nil,
+            handedOver: (@Sendable () -> Void)? = nil
+        ) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.contentType = contentType
+            self.credentials = credentials
+            self.handedOver = handedOver
+        }
+    }
+
+    /// Sends a GET for `url` (see ``send(_:)``); a 401 throws ``HTTPError/Reason/unauthorized(refused:)``.
+    public func get(_ url: URL, headers: [(String, String)] = []) async throws -> Response {
+        let response = try await send(Request(.GET, url, headers: headers))
+        if response.status == 401 {
+            try await discard(response.body, url: response.finalURL)
+            throw HTTPError(.unauthorized(refused: response.sentCredentials), url: response.finalURL)
+        }
+        return response
+    }
+
+    /// Sends `request`, following up to ``Configuration/maximumRedirects`` redirects (relative
+    /// `Location` included; 301, 302, 307 and 308 with the same method and body, 303 as a GET),
+    /// and returns the first answer that is not a redirect, its body still to be read.
+    /// Statuses are the caller's to judge. The one way Singlecast sends a request.
+    public func send(_ request: Request) async throws -> Response {
         let netrcPath = Credentials.netrcPath(environment: configuration.environment)
-        var current = url
-        var permanentURL = url
+        var current = request.url
+        var method = request.method
+        var body = request.body
+        var permanentURL = request.url
         var stillPermanent = true
         for _ in 0...configuration.maximumRedirects {
             guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw HTTPError(.unsupportedURL, url: current)
             }
-            var request = HTTPClientRequest(url: current.removingUserInfo.absoluteString)
-            request.headers.add(name: "User-Agent", value: configuration.userAgent)
+            var outgoing = HTTPClientRequest(url: current.removingUserInfo.absoluteString)
+            outgoing.method = method
+            outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
             if configuration.acceptsCompression {
-                request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+                outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
-            for (name, value) in extraHeaders {
-                request.headers.add(name: name, value: value)
+            for (name, value) in request.headers {
+                outgoing.headers.add(name: name, value: value)
             }
-            let credentials = Credentials.forRequest(to: current, netrcPath: netrcPath)
-            if let credentials {
-                request.headers.replaceOrAdd(name: "Authorization", value: credentials.authorization)
+            let credentials =
+                request.credentials?(current)
+                ?? Credentials.forRequest(to: current, netrcPath: netrcPath).map { [("Authorization", $0.authorization)] } ?? []
+            for (name, value) in credentials {
+                outgoing.headers.replaceOrAdd(name: name, value: value)
+            }
+            if let body {
+                if let contentType = request.contentType { outgoing.headers.add(name: "Content-Type", value: contentType) }
+                let bytes = ByteBuffer(bytes: body)
+                if let handedOver = request.handedOver {
+                    outgoing.body = .stream(WholeBody(bytes: bytes, handedOver: handedOver), length: .known(Int64(bytes.readableBytes)))
+                } else {
+                    outgoing.body = .bytes(bytes)
+                }
             }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(request, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
+                response = try await client.execute(outgoing, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
             } catch {
                 throw await CertificateProbe.refine(HTTPError.wrapping(error, url: current), timeout: configuration.connectTimeout)
             }
             let status = Int(response.status.code)
-            configuration.logger.debug("GET", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
-            if status == 401 {
-                try await discard(response.body, url: current)
-                throw HTTPError(.unauthorized(refused: credentials != nil), url: current)
-            }
-            guard [301, 302, 303, 307, 308].contains(status) else {
+            configuration.logger.debug("\(method.rawValue)", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
+            guard Self.redirectStatuses.contains(status) else {
                 return Response(
-                    status: status, headers: response.headers, body: response.body,
-                    finalURL: current, permanentURL: permanentURL)
+                    status: status, headers: response.headers, body: response.body, finalURL: current,
+                    permanentURL: permanentURL, sentCredentials: !credentials.isEmpty)
             }
             guard let location = response.headers.first(name: "Location"),
                 let next = URL(string: location, relativeTo: current)?.absoluteURL.carryingUserInfo(from: current)
@@ -132,12 +184,19 @@ public final class HTTPSession: Sendable {
                 throw HTTPError(.redirect(.withoutLocation(status: status)), url: current)
             }
             try await discard(response.body, url: current)
+            if status == 303 && method != .HEAD {
+                method = .GET
+                body = nil
+            }
             stillPermanent = stillPermanent && (status == 301 || status == 308)
             if stillPermanent { permanentURL = next }
             current = next
         }
-        throw HTTPError(.redirect(.tooMany(limit: configuration.maximumRedirects)), url: url)
+        throw HTTPError(.redirect(.tooMany(limit: configuration.maximumRedirects)), url: request.url)
     }
+
+    /// The answers that send the request elsewhere.
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Reads a whole response body of at most `limit` bytes.
     public func collect(_ response: Response, upTo limit: Int) async throws -> Data {
@@ -196,5 +255,28 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// A request body of one buffer that says when the connection has taken it: async-http-client
+/// asks for what follows the buffer once it is written.
+private struct WholeBody: AsyncSequence, Sendable {
+    let bytes: ByteBuffer
+    let handedOver: @Sendable () -> Void
+
+    func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, handedOver: handedOver) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var bytes: ByteBuffer?
+        let handedOver: @Sendable () -> Void
+
+        mutating func next() async -> ByteBuffer? {
+            if let first = bytes {
+                bytes = nil
+                return first
+            }
+            handedOver()
+            return nil
+        }
     }
 }

@@ -256,104 +256,42 @@ final class SyncClient: Sendable {
         }
     }
 
-    /// Sends one request (following redirects with the same method and body) and reads its
-    /// answer whole. The credentials go in a header, only to the server's own origin.
+    /// Sends one request through the session's one request path (redirects followed there) and
+    /// reads its answer whole. The credentials go in a header, only to the server's own origin,
+    /// or to its host over https (a redirect from http to https), never elsewhere.
     /// With `consume`, the body of a 2xx answer is handed over as it arrives instead of kept;
     /// `handedOver` is called when the request's body has gone to the connection.
     func send(
         _ method: HTTPMethod, _ url: URL, body: Data? = nil, request: SyncRequest,
         handedOver: (@Sendable () -> Void)? = nil, consume: ((ByteBuffer) -> Void)? = nil
     ) async throws -> Answer {
-        var current = url
-        for _ in 0...session.configuration.maximumRedirects {
-            var outgoing = HTTPClientRequest(url: current.absoluteString)
-            outgoing.method = method
-            outgoing.headers.add(name: "User-Agent", value: session.configuration.userAgent)
-            outgoing.headers.add(name: "Accept", value: "application/json")
-            if session.configuration.acceptsCompression {
-                outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-            }
-            // Credentials go to the server's origin, or to the same host over https (a redirect
-            // from http to https), never elsewhere.
-            if current.origin == server.origin
-                || (current.scheme?.lowercased() == "https" && current.host?.lowercased() == server.host?.lowercased())
-            {
-                if let cookie = cookie.withLock({ $0 }), request != .login {
-                    outgoing.headers.add(name: "Cookie", value: cookie)
-                } else {
-                    outgoing.headers.add(name: "Authorization", value: credentials.authorization)
-                }
-            }
-            if let body {
-                outgoing.headers.add(name: "Content-Type", value: "application/json")
-                let bytes = ByteBuffer(bytes: body)
-                if let handedOver {
-                    outgoing.body = .stream(WholeBody(bytes: bytes, handedOver: handedOver), length: .known(Int64(bytes.readableBytes)))
-                } else {
-                    outgoing.body = .bytes(bytes)
-                }
-            }
-            let status: Int
-            let headers: HTTPHeaders
+        let outgoing = HTTPSession.Request(
+            method, url, headers: [("Accept", "application/json")], body: body, contentType: "application/json",
+            credentials: { [self] current in
+                guard current.origin == server.origin
+                    || (current.scheme?.lowercased() == "https" && current.host?.lowercased() == server.host?.lowercased())
+                else { return [] }
+                if let cookie = cookie.withLock({ $0 }), request != .login { return [("Cookie", cookie)] }
+                return [("Authorization", credentials.authorization)]
+            },
+            handedOver: handedOver)
+        do {
+            let response = try await session.send(outgoing)
+            let streams = consume != nil && (200...299).contains(response.status)
             var data = Data()
+            var total = 0
             do {
-                let timeout = TimeAmount(session.configuration.readTimeout + session.configuration.connectTimeout)
-                let response = try await session.client.execute(outgoing, timeout: timeout)
-                status = Int(response.status.code)
-                headers = response.headers
-                let streams = consume != nil && (200...299).contains(status)
-                var total = 0
                 for try await buffer in response.body {
                     total += buffer.readableBytes
-                    guard total <= Self.bodyLimit else {
-                        throw HTTPError(.bodyTooLarge(Self.bodyLimit), url: current)
-                    }
+                    guard total <= Self.bodyLimit else { throw HTTPError(.bodyTooLarge(Self.bodyLimit), url: response.finalURL) }
                     if streams { consume?(buffer) } else { data.append(contentsOf: buffer.readableBytesView) }
                 }
             } catch {
-                if let parserError = error as? HTTPParserError, parserError == .invalidEOFState {
-                    throw SyncError(.transport(.connectionClosed, request: request), server: account)
-                }
-                let wrapped = HTTPError.wrapping(error, url: current)
-                if let http = wrapped as? HTTPError {
-                    throw SyncError(.transport(http.reason, request: request), server: account)
-                }
-                throw wrapped
+                throw HTTPError.wrapping(error, url: response.finalURL)
             }
-            session.configuration.logger.debug(
-                "\(method.rawValue)", metadata: ["url": "\(current.redacted)", "status": "\(status)"])
-            if [301, 302, 303, 307, 308].contains(status), let location = headers.first(name: "Location"),
-                let next = URL(string: location, relativeTo: current)?.absoluteURL
-            {
-                current = next
-                continue
-            }
-            return Answer(status: status, headers: headers, body: data)
-        }
-        throw SyncError(
-            .transport(.redirect(.tooMany(limit: session.configuration.maximumRedirects)), request: request), server: account)
-    }
-}
-
-/// A request body of one buffer that says when the connection has taken it: async-http-client
-/// asks for what follows the buffer once it is written.
-private struct WholeBody: AsyncSequence, Sendable {
-    let bytes: ByteBuffer
-    let handedOver: @Sendable () -> Void
-
-    func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, handedOver: handedOver) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var bytes: ByteBuffer?
-        let handedOver: @Sendable () -> Void
-
-        mutating func next() async -> ByteBuffer? {
-            if let first = bytes {
-                bytes = nil
-                return first
-            }
-            handedOver()
-            return nil
+            return Answer(status: response.status, headers: response.headers, body: data)
+        } catch let error as HTTPError {
+            throw SyncError(.transport(error.reason, request: request), server: account)
         }
     }
 }

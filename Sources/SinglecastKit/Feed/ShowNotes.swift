@@ -16,7 +16,7 @@ public struct ShowNotes: Equatable, Sendable {
 
     /// Reads show notes written in HTML, or in plain text (paragraphs between blank lines).
     public init(_ notes: String) {
-        if notes.contains("<") {
+        if notes.utf8.contains(UInt8(ascii: "<")) {
             let reducer = HTMLReducer()
             reducer.read(notes)
             paragraphs = reducer.paragraphs
@@ -38,17 +38,28 @@ public struct ShowNotes: Equatable, Sendable {
     }
 
     static func collapsingWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                if let last = bytes.last, last != 0x20 { bytes.append(0x20) }
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if bytes.last == 0x20 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
-/// Walks libxml2's HTML SAX events into paragraphs and links.
+/// Walks libxml2's HTML SAX events into paragraphs and links. Text is gathered as UTF-8 bytes
+/// and made a `String` once a line ends: a listing reduces thousands of notes.
 private final class HTMLReducer {
     private(set) var paragraphs: [String] = []
     private(set) var links: [String] = []
     private var lines: [String] = []
-    private var line = ""
-    /// The link being read: its URL and where its text starts in `line`, in characters.
+    private var line: [UInt8] = []
+    /// The link being read: its URL and where its text starts in `line`.
     private var openLink: (url: String, start: Int)?
     private var skippedDepth = 0
 
@@ -57,6 +68,7 @@ private final class HTMLReducer {
         "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr",
     ]
     private static let skipped: Set<String> = ["script", "style", "head", "title"]
+    private static let bullet = Array("• ".utf8)
 
     func read(_ html: String) {
         var handler = Self.makeHandler()
@@ -116,9 +128,9 @@ private final class HTMLReducer {
             endLine()
         } else if Self.blocks.contains(name) {
             endParagraph()
-            if name == "li" { line = "• " }
-        } else if name == "a", let href = Self.attribute("href", in: attributes), Self.isWebLink(href) {
-            openLink = (href.trimmingCharacters(in: .whitespaces), line.count)
+            if name == "li" { line = Self.bullet }
+        } else if name == "a", let href = Self.webLink(in: attributes) {
+            openLink = (href, line.count)
         }
     }
 
@@ -129,29 +141,40 @@ private final class HTMLReducer {
             endParagraph()
         } else if name == "a", let link = openLink {
             openLink = nil
-            let text = line.dropFirst(link.start).trimmingCharacters(in: .whitespaces)
-            guard text != link.url else { return }
+            guard Self.trimmed(line[link.start...]).elementsEqual(link.url.utf8) == false else { return }
             let number = (links.firstIndex(of: link.url) ?? { links.append(link.url); return links.count - 1 }()) + 1
-            line += " [\(number)]"
+            line += Array(" [\(number)]".utf8)
         }
     }
 
+    /// Appends text, every run of white space (a no-break space too) as one space.
     private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
         guard skippedDepth == 0, let bytes else { return }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        for character in text {
-            if character.isWhitespace {
-                if !line.isEmpty && line.last != " " { line.append(" ") }
+        // Built in a local buffer: appending to the property byte by byte checks exclusive
+        // access every time.
+        var text = line
+        line = []
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            let isNoBreakSpace = byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || isNoBreakSpace {
+                if let last = text.last, last != 0x20 { text.append(0x20) }
+                index += isNoBreakSpace ? 2 : 1
             } else {
-                line.append(character)
+                text.append(byte)
+                index += 1
             }
         }
+        line = text
     }
 
     private func endLine() {
-        let finished = line.trimmingCharacters(in: .whitespaces)
-        if !finished.isEmpty && finished != "•" { lines.append(finished) }
-        line = ""
+        let finished = Self.trimmed(line[...])
+        if !finished.isEmpty && !finished.elementsEqual(Self.bullet.dropLast()) {
+            lines.append(String(decoding: finished, as: UTF8.self))
+        }
+        line.removeAll(keepingCapacity: true)
         openLink = nil
     }
 
@@ -161,18 +184,31 @@ private final class HTMLReducer {
         lines = []
     }
 
-    private static func attribute(_ wanted: String, in attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> String? {
+    /// `bytes` without the spaces, tabs and line breaks at either end.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { slice = slice.dropFirst() }
+        while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// The `href` of a link's attributes when it is an http(s) URL, trimmed. (libxml2's HTML
+    /// parser gives element and attribute names in lower case.)
+    private static func webLink(in attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> String? {
         guard var pointer = attributes else { return nil }
         while let name = pointer.pointee {
-            let value = pointer.advanced(by: 1).pointee
-            if String(cString: name).lowercased() == wanted { return value.map { String(cString: $0) } }
+            if xmlStrEqual(name, href) != 0, let value = pointer.advanced(by: 1).pointee {
+                let link = trimmed(ArraySlice(UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value)))))
+                let scheme = link.prefix(8).map { $0 | 0x20 }  // lower case, for the letters compared
+                guard scheme.starts(with: http) || scheme.starts(with: https) else { return nil }
+                return String(decoding: link, as: UTF8.self)
+            }
             pointer = pointer.advanced(by: 2)
         }
         return nil
     }
 
-    private static func isWebLink(_ href: String) -> Bool {
-        let lowered = href.trimmingCharacters(in: .whitespaces).lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
+    private static let href = Array("href\0".utf8)
+    private static let http = Array("http://".utf8)
+    private static let https = Array("https://".utf8)
 }

@@ -255,7 +255,7 @@ public actor DownloadDaemon {
     private func carryOut(_ request: ControlRequest) async throws -> ControlReply {
         guard let engine, let control else { return .failure(.starting) }
         if let jobs = request.jobs {
-            guard (1...32).contains(jobs) else { return .failure(.jobsOutOfRange(jobs)) }
+            guard DownloadEngine.allowedConcurrentDownloads.contains(jobs) else { return .failure(.jobsOutOfRange(jobs)) }
             await engine.setMaximumConcurrentDownloads(jobs)
         }
         switch request.command {

@@ -28,6 +28,9 @@ public actor DownloadEngine {
     private nonisolated let giveUp: DownloadLifecycle.Event
     private nonisolated let handler: @Sendable (DownloadEvent) -> Void
     private var maximumConcurrentDownloads: Int
+
+    /// How many downloads may run at once, the one limit of `--jobs` and the daemon.
+    public static let allowedConcurrentDownloads = 1...32
     private var queue: [Job] = []
     private var running: [Int64: Task<Void, Never>] = [:]
     /// The host each running transfer downloads from.
@@ -193,7 +196,7 @@ public actor DownloadEngine {
         let id = download.id
         let destination = URL(fileURLWithPath: download.file)
         DownloadLifecycle.apply(.transfer, to: &download)
-        download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+        download.receivedBytes = fileSize(atPath: EpisodesFolder.partialFile(for: destination).path) ?? 0
         _ = try? await buffer.recordTransfer(
             id: id, receivedBytes: download.receivedBytes, expectedBytes: download.expectedBytes, bytesPerSecond: nil)
         emit(.started(download))

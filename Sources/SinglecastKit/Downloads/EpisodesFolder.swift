@@ -34,6 +34,34 @@ public struct EpisodesFolder: Sendable, Equatable {
 
     // MARK: - Naming a download
 
+    /// The partial file a download to `destination` (or an extra written beside it) grows in.
+    static func partialFile(for destination: URL) -> URL {
+        URL(fileURLWithPath: destination.path + partialSuffix)
+    }
+
+    /// The sidecar holding the resume validator of ``partialFile(for:)``.
+    static func partialFileInfo(for destination: URL) -> URL {
+        URL(fileURLWithPath: destination.path + partialInfoSuffix)
+    }
+
+    /// The name a file in the folder is for: its own, or the one its partial file (or sidecar) grows into.
+    static func finishedName(of name: String) -> String {
+        for suffix in [partialInfoSuffix, partialSuffix] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+        return name
+    }
+
+    /// Flushes the folder holding `file` to disk, so that a file just moved into it is there
+    /// after a crash (the best it can: a folder that cannot be opened is left as it is).
+    static func flushFolder(of file: String) {
+        let folder = open(URL(fileURLWithPath: file).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        _ = fsync(folder)
+        close(folder)
+    }
+
+    private static let partialSuffix = ".part"
+    private static let partialInfoSuffix = ".part.meta"
+
     /// The names an episode's file may have, most preferred first: the title's name, then the
     /// name tagged with the enclosure's ``FileNaming/clashTag(forEnclosureURL:)``. Both are the
     /// same for the same episode whenever they are computed.

@@ -88,7 +88,7 @@ struct ExtrasFetcher: Sendable {
 
     /// Writes `data` to `<file>.part`, flushes it, renames it to `file` and flushes the folder.
     private static func writeAtomically(_ data: Data, to file: String, url: String) throws {
-        let temporary = file + ".part"
+        let temporary = EpisodesFolder.partialFile(for: URL(fileURLWithPath: file)).path
         func failure(_ operation: String, _ path: String) -> ExtraError {
             ExtraError(.fileSystem(operation: operation, path: path, errno: errno), url: url)
         }
@@ -115,10 +115,6 @@ struct ExtrasFetcher: Sendable {
             unlink(temporary)
             throw error
         }
-        let directory = open(URL(fileURLWithPath: file).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
+        EpisodesFolder.flushFolder(of: file)
     }
 }

@@ -105,16 +105,6 @@ public struct FileTransfer: Sendable {
         self.init(session: session, retryPolicy: retryPolicy, outages: HostOutages(clock: clock))
     }
 
-    /// The partial file used while downloading to `destination`.
-    public static func partURL(for destination: URL) -> URL {
-        URL(fileURLWithPath: destination.path + ".part")
-    }
-
-    /// The sidecar holding the resume validator of ``partURL(for:)``.
-    public static func partInfoURL(for destination: URL) -> URL {
-        URL(fileURLWithPath: destination.path + ".part.meta")
-    }
-
     /// Downloads `url` into `destination`, the final path, resuming from an existing
     /// `<destination>.part` when there is one.
     ///
@@ -148,7 +138,7 @@ public struct FileTransfer: Sendable {
         }
         let job = Job(
             url: url, destination: destination, announcedType: announcedType,
-            part: Self.partURL(for: destination), info: Self.partInfoURL(for: destination))
+            part: EpisodesFolder.partialFile(for: destination), info: EpisodesFolder.partialFileInfo(for: destination))
         let host = HostOutages.host(of: url)
         var lastByte = clock.now
         var restarts = 0
@@ -214,7 +204,7 @@ public struct FileTransfer: Sendable {
         _ job: Job, host: String, until time: ErasedClock.Instant, _ reason: RetryReason,
         _ waiting: @Sendable (RetryWait) async -> Void
     ) async throws {
-        let nextTry = Date().addingTimeInterval((time - clock.now).inSeconds)
+        let nextTry = clock.date(of: time)
         let onDisk = (try? await OffPool.run { fileSize(atPath: job.part.path) }) ?? nil
         await waiting(RetryWait(reason: reason, nextTry: nextTry, receivedBytes: onDisk ?? 0))
         try await outages.wait(host: host, until: time)
@@ -376,11 +366,7 @@ public struct FileTransfer: Sendable {
             // EEXIST: another file has the name; it is left alone, and so is the part.
             throw DownloadError.fileSystem("move into place", path: final.path, errno: failure, url: url)
         }
-        let directory = open(final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
+        EpisodesFolder.flushFolder(of: final.path)
         try? FileManager.default.removeItem(at: job.info)
         return final
     }

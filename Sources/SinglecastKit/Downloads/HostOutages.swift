@@ -64,12 +64,13 @@ public final class HostOutages: Sendable {
 
     /// - Parameters:
     ///   - clock: what waits are timed by.
+    ///   - wallClockStart: the date of the clock's start, which next tries are dated from.
     ///   - random: a number in 0..<1 for each wait's jitter (tests pass a fixed one).
     public init(
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = ContinuousClock(), wallClockStart: Date = Date(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.clock = ErasedClock(clock)
+        self.clock = ErasedClock(clock, wallClockStart: wallClockStart)
         self.random = random
     }
 

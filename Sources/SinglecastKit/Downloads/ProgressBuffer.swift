@@ -46,7 +46,7 @@ public struct ProgressBuffer: Sendable {
 
     static func reconciled(_ download: Download) -> Download {
         var download = download
-        let partBytes = fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path)
+        let partBytes = fileSize(atPath: EpisodesFolder.partialFile(for: URL(fileURLWithPath: download.file)).path)
         if DownloadLifecycle.isUnderWay(download.state) {
             guard DownloadLifecycle.ownerIsGone(download) else { return download }
             DownloadLifecycle.apply(.interrupt, to: &download)
@@ -98,10 +98,7 @@ public struct ProgressBuffer: Sendable {
                 try store.update(existing)
                 return .claimed(existing)
             }
-            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
-                let file = URL(fileURLWithPath: path)
-                return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
-            })
+            let inUse = try store.namesInUse(in: folder)
             let name = EpisodesFolder.reserveName(for: request, inUse: inUse, present: present)
             var candidate = Download(
                 id: 0, enclosureURL: request.enclosure.url, state: .notStarted,
@@ -119,10 +116,7 @@ public struct ProgressBuffer: Sendable {
     /// sidecars counted under the name they are for.
     static func namesInFolder(_ folder: URL) -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return Set(names.map { name in
-            for suffix in [".part.meta", ".part"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
-            return name
-        })
+        return Set(names.map(EpisodesFolder.finishedName(of:)))
     }
 
     // MARK: - The owner's records
@@ -181,7 +175,7 @@ public struct ProgressBuffer: Sendable {
                 let destination = URL(fileURLWithPath: download.file)
                 if event == .cancel { Self.removePartialFiles(for: destination) }
                 DownloadLifecycle.enter(state, &download)
-                download.receivedBytes = fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+                download.receivedBytes = fileSize(atPath: EpisodesFolder.partialFile(for: destination).path) ?? 0
                 download.failure = failure
                 try store.update(download)
                 return .success(download)
@@ -194,7 +188,7 @@ public struct ProgressBuffer: Sendable {
         try await library.withDownloadStore { store in
             guard var download = try store.download(id: id) else { return nil }
             download.receivedBytes =
-                fileSize(atPath: FileTransfer.partURL(for: URL(fileURLWithPath: download.file)).path) ?? 0
+                fileSize(atPath: EpisodesFolder.partialFile(for: URL(fileURLWithPath: download.file)).path) ?? 0
             try store.update(download)
             return download
         }
@@ -218,8 +212,8 @@ public struct ProgressBuffer: Sendable {
 
     /// Removes a download's partial file and what it knows about it (a cancelled download).
     static func removePartialFiles(for destination: URL) {
-        try? FileManager.default.removeItem(at: FileTransfer.partURL(for: destination))
-        try? FileManager.default.removeItem(at: FileTransfer.partInfoURL(for: destination))
+        try? FileManager.default.removeItem(at: EpisodesFolder.partialFile(for: destination))
+        try? FileManager.default.removeItem(at: EpisodesFolder.partialFileInfo(for: destination))
     }
 }
 
@@ -245,10 +239,7 @@ extension ProgressBuffer {
         }
         guard !unclaimed.isEmpty else { return }
         try await library.withDownloadStore { store in
-            let inUse = Set(try store.filesInUse().compactMap { path -> String? in
-                let file = URL(fileURLWithPath: path)
-                return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
-            })
+            let inUse = try store.namesInUse(in: folder)
             let adopted = EpisodesFolder.adoptions(files: names, inUse: inUse, episodes: unclaimed)
             for (episode, enclosure) in unclaimed {
                 guard let name = adopted[enclosure.url] else { continue }

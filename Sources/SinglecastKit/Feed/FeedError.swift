@@ -68,13 +68,21 @@ public struct FeedError: Error, Hashable, Sendable {
 /// `invalid-xml`, `unreadable-file`) and its details (for `not-a-feed`, `document`: `html`,
 /// `json`, `text` with its `start`, or `xml` with its `root`).
 extension FeedError: Codable {
+    /// The machine-readable kinds, each written here once.
+    enum Kind: String, CaseIterable {
+        case empty = "empty-feed"
+        case notAFeed = "not-a-feed"
+        case invalidXML = "invalid-xml"
+        case unreadable = "unreadable-file"
+    }
+
     /// The machine-readable kind of the failure.
     public var kind: String {
         switch reason {
-        case .empty: "empty-feed"
-        case .notAFeed: "not-a-feed"
-        case .invalidXML: "invalid-xml"
-        case .unreadable: "unreadable-file"
+        case .empty: Kind.empty.rawValue
+        case .notAFeed: Kind.notAFeed.rawValue
+        case .invalidXML: Kind.invalidXML.rawValue
+        case .unreadable: Kind.unreadable.rawValue
         }
     }
 
@@ -111,11 +119,11 @@ extension FeedError: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let source = try container.decode(String.self, forKey: .source)
         let detail = try container.decodeIfPresent(String.self, forKey: .detail) ?? ""
-        switch try container.decode(String.self, forKey: .kind) {
-        case "empty-feed": self.init(.empty, source: source)
-        case "invalid-xml": self.init(.invalidXML(line: try container.decode(Int.self, forKey: .line), message: detail), source: source)
-        case "unreadable-file": self.init(.unreadable(detail: detail), source: source)
-        default:
+        switch Kind(rawValue: try container.decode(String.self, forKey: .kind)) {
+        case .empty: self.init(.empty, source: source)
+        case .invalidXML: self.init(.invalidXML(line: try container.decode(Int.self, forKey: .line), message: detail), source: source)
+        case .unreadable: self.init(.unreadable(detail: detail), source: source)
+        case .notAFeed, nil:
             let document: Document =
                 switch try container.decodeIfPresent(String.self, forKey: .document) {
                 case "html": .html

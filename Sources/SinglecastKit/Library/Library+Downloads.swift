@@ -42,9 +42,12 @@ struct DownloadStore {
         try DownloadRow.order(Column("id")).fetchAll(db).map(\.download)
     }
 
-    /// The files of every entry.
-    func filesInUse() throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT file FROM download"))
+    /// The names of the entries' files that lie in `folder`: names no other episode may take.
+    func namesInUse(in folder: URL) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT file FROM download").compactMap { path -> String? in
+            let file = URL(fileURLWithPath: path)
+            return file.deletingLastPathComponent().path == folder.path ? file.lastPathComponent : nil
+        })
     }
 
     /// Inserts a new entry (its `id` is ignored) and returns it with its id; nil when an entry

@@ -100,7 +100,7 @@ extension DownloadStore {
     func removeExtras(ofDownload downloadID: Int64) throws {
         for file in try String.fetchAll(db, sql: "SELECT file FROM downloadExtra WHERE downloadId = ?", arguments: [downloadID]) {
             unlink(file)
-            unlink(file + ".part")
+            unlink(EpisodesFolder.partialFile(for: URL(fileURLWithPath: file)).path)
         }
         try db.execute(sql: "DELETE FROM downloadExtra WHERE downloadId = ?", arguments: [downloadID])
     }

@@ -70,7 +70,7 @@ extension UpdateFailure: Codable {
             let http = try HTTPError.stored(kind: kind, url: url, from: container)
         {
             self = .http(http)
-        } else if ["empty-feed", "not-a-feed", "invalid-xml", "unreadable-file"].contains(kind),
+        } else if FeedError.Kind(rawValue: kind) != nil,
             let feed = try? FeedError(from: decoder)
         {
             self = .feed(feed)

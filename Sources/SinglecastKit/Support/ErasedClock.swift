@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any clock measured in `Duration`, given as `any Clock<Duration>`, with instants that compare
 /// and subtract: each is the time passed on that clock since this value was made.
 ///
@@ -19,8 +21,12 @@ struct ErasedClock: Clock {
     private let read: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration, Duration?) async throws -> Void
     let minimumResolution: Duration
+    /// The wall-clock time of the clock's start, from which instants are dated.
+    private let wallClockStart: Date
 
-    init(_ clock: some Clock<Duration>) {
+    /// A clock reading `clock`, whose start is dated `wallClockStart`.
+    init(_ clock: some Clock<Duration>, wallClockStart: Date = Date()) {
+        self.wallClockStart = wallClockStart
         let start = clock.now
         read = { start.duration(to: clock.now) }
         sleeper = { offset, tolerance in try await clock.sleep(until: start.advanced(by: offset), tolerance: tolerance) }
@@ -28,6 +34,11 @@ struct ErasedClock: Clock {
     }
 
     var now: Instant { Instant(offset: read()) }
+
+    /// The wall-clock time of `instant` (a next try shown to the user, say), as the clock counts it.
+    func date(of instant: Instant) -> Date {
+        wallClockStart.addingTimeInterval(instant.offset.inSeconds)
+    }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await sleeper(deadline.offset, tolerance)

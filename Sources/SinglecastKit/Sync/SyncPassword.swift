@@ -19,7 +19,7 @@ public enum SyncPassword {
     public static func find(server: URL, user: String, environment: [String: String]) -> (
         password: String, source: SyncPasswordSource
     )? {
-        if let path = environment["NETRC"] ?? environment["HOME"].map({ $0 + "/.netrc" }),
+        if let path = Credentials.netrcPath(environment: environment),
             let host = server.host(percentEncoded: false),
             let text = try? String(contentsOfFile: path, encoding: .utf8),
             let entry = Netrc(text).credentials(host: host, login: user), !entry.password.isEmpty

@@ -30,7 +30,7 @@ extension Singlecast {
         var giveUpAfter: String?
 
         func validate() throws {
-            guard (1...32).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
+            try JobsOption.validate(jobs)
             if let idleExit, idleExit < 0 { throw ValidationError("--idle-exit must not be negative.") }
             _ = try GiveUpTime.resolve(option: giveUpAfter, environment: global.environment, fallback: .zero)
         }

@@ -48,9 +48,7 @@ extension Singlecast {
             _ = try EpisodeNumbers.parse(episodes)
             if episodes.isEmpty && !new { throw ValidationError("Give episode numbers, or --new.") }
             if new && feed != nil { throw ValidationError("--new and --feed do not go together.") }
-            if let jobs, !(1...32).contains(jobs) {
-                throw ValidationError("--jobs must be between 1 and 32, not \(jobs).")
-            }
+            try JobsOption.validate(jobs)
             if background && giveUpAfter != nil {
                 throw ValidationError("--give-up-after applies to a foreground download; give it to `singlecast daemon`.")
             }

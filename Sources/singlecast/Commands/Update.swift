@@ -40,7 +40,7 @@ extension Singlecast {
 
         func validate() throws {
             if background && !download { throw ValidationError("--background goes with --download.") }
-            if let jobs, !(1...32).contains(jobs) { throw ValidationError("--jobs must be between 1 and 32, not \(jobs).") }
+            try JobsOption.validate(jobs)
         }
 
         func run() async throws {

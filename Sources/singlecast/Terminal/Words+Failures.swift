@@ -252,7 +252,7 @@ extension Words {
             "unsupported protocol version \(failure.number ?? 0) (this daemon speaks \(ControlRequest.currentVersion))"
         case "malformed-request": "malformed request: \(failure.detail ?? "")"
         case "starting": "the daemon is starting"
-        case "jobs-out-of-range": "jobs must be between 1 and 32, not \(failure.number ?? 0)"
+        case "jobs-out-of-range": JobsOption.outOfRange(failure.number ?? 0)
         case "failed": failure.detail ?? "no reason given"
         default: failure.detail ?? failure.kind
         }

@@ -259,7 +259,7 @@ struct DownloadEngineTests {
             }
             #expect(records[0].receivedBytes > 0 && records[1].receivedBytes > 0)
             #expect(records[2].receivedBytes == 0)  // was still queued: nothing fetched
-            #expect(TransferHarness.exists(FileTransfer.partInfoURL(for: destinations[0])))
+            #expect(TransferHarness.exists(EpisodesFolder.partialFileInfo(for: destinations[0])))
             #expect(Set(h.log.stopped.compactMap(\.id)) == Set(records.compactMap(\.id)))
             #expect(h.log.stopped.allSatisfy { $0.state == .interrupted })
             #expect(h.server.requests(for: "/z.mp3").isEmpty)

@@ -13,12 +13,14 @@ struct TransferHarness: Sendable {
     let directory: URL
 
     /// Runs `body` with a fresh harness; past `timeLimit` seconds (a bound against hanging, not
-    /// a measure of speed, below the suites' minute) it is cancelled and fails. The transfer's waits are timed by `clock` (a test clock the test advances, when given).
+    /// a measure of speed, below the suites' minute) it is cancelled and fails. The transfer's
+    /// waits are timed by `clock` (a test clock the test advances, when given), whose start is
+    /// dated `wallClockStart`.
     static func run(
         readTimeout: Duration = .seconds(5),
         retryPolicy: FileTransfer.RetryPolicy = .init(
             giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = ContinuousClock(), wallClockStart: Date = Date(),
         timeLimit: Double = 50,
         _ body: @escaping @Sendable (TransferHarness) async throws -> Void
     ) async throws {
@@ -34,7 +36,9 @@ struct TransferHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let harness = TransferHarness(
             server: server, session: session,
-            transfer: FileTransfer(session: session, retryPolicy: retryPolicy, clock: clock), directory: directory)
+            transfer: FileTransfer(
+                session: session, retryPolicy: retryPolicy, outages: HostOutages(clock: clock, wallClockStart: wallClockStart)),
+            directory: directory)
         let outcome: Result<Void, any Error>
         do {
             try await withTransferTimeLimit(timeLimit) { try await body(harness) }
@@ -54,15 +58,15 @@ struct TransferHarness: Sendable {
 
     /// Leaves a partial file of `bytes` with the sidecar a previous attempt would have saved.
     func leavePart(_ bytes: Data, for destination: URL, validator: String?, contentType: String = "audio/mpeg") throws {
-        try bytes.write(to: FileTransfer.partURL(for: destination))
+        try bytes.write(to: EpisodesFolder.partialFile(for: destination))
         PartInfo(url: "x", validator: validator, contentType: contentType, totalBytes: nil)
-            .write(to: FileTransfer.partInfoURL(for: destination))
+            .write(to: EpisodesFolder.partialFileInfo(for: destination))
     }
 
     /// Nothing of the download is left beside `destination` (no part, no sidecar).
     func expectNoLeftovers(_ destination: URL, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(!Self.exists(FileTransfer.partURL(for: destination)), sourceLocation: sourceLocation)
-        #expect(!Self.exists(FileTransfer.partInfoURL(for: destination)), sourceLocation: sourceLocation)
+        #expect(!Self.exists(EpisodesFolder.partialFile(for: destination)), sourceLocation: sourceLocation)
+        #expect(!Self.exists(EpisodesFolder.partialFileInfo(for: destination)), sourceLocation: sourceLocation)
     }
 }
 
@@ -204,7 +208,7 @@ struct EngineHarness: Sendable {
     }
 
     func partSize(_ destination: URL) -> Int64 {
-        fileSize(atPath: FileTransfer.partURL(for: destination).path) ?? 0
+        fileSize(atPath: EpisodesFolder.partialFile(for: destination).path) ?? 0
     }
 
     func filesInShowFolder() throws -> [String] {

@@ -71,7 +71,7 @@ struct FileTransferTests {
         try await TransferHarness.run { h in
             h.server.serve(path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg")
             let destination = h.destination()
-            try Self.content.prefix(1_234).write(to: FileTransfer.partURL(for: destination))
+            try Self.content.prefix(1_234).write(to: EpisodesFolder.partialFile(for: destination))
             let final = try await h.transfer.download(
                 h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
             #expect(try Data(contentsOf: final) == Self.content)
@@ -141,7 +141,7 @@ struct FileTransferTests {
             // The answers brought half (in one, or in more when a close loses bytes the client had
             // not read yet, as on a loaded machine); then five more brought nothing new.
             #expect(Self.fruitlessTail(h.server.requests(for: "/ep.mp3").map(\.range), at: 1_000_000) == 5)
-            #expect(fileSize(atPath: FileTransfer.partURL(for: destination).path) == 1_000_000)
+            #expect(fileSize(atPath: EpisodesFolder.partialFile(for: destination).path) == 1_000_000)
             #expect(!TransferHarness.exists(destination))
         }
     }
@@ -163,7 +163,7 @@ struct FileTransferTests {
             }
             #expect(error?.reason == .serverKeepsEnding(at: 100_000, of: Int64(Self.size)))
             #expect(h.server.requests(for: "/ep.mp3").count == 5)
-            #expect(fileSize(atPath: FileTransfer.partURL(for: destination).path) == 100_000)
+            #expect(fileSize(atPath: EpisodesFolder.partialFile(for: destination).path) == 100_000)
         }
     }
 
@@ -331,8 +331,9 @@ struct FileTransferTests {
     @Test func aServerThatGoesAwayAndComesBackIsResumedFromTheBytesOnDisk() async throws {
         let policy = FileTransfer.RetryPolicy(giveUpAfter: .seconds(20), baseDelay: .milliseconds(50), growth: 1.4, maxDelay: .milliseconds(400))
         let clock = TestClock()
-        let started = Date()
-        try await TransferHarness.run(retryPolicy: policy, clock: clock) { h in
+        // A start far from today: next tries dated by the wall clock instead of the transfer's would show.
+        let started = Date(timeIntervalSince1970: 1_700_000_000)
+        try await TransferHarness.run(retryPolicy: policy, clock: clock, wallClockStart: started) { h in
             let size: Int64 = 3_000_000
             h.server.serve(path: "/ep.mp3", generatedSize: size, contentType: "audio/mpeg", etag: "\"v1\"", bytesPerSecond: 1_500_000)
             let destination = h.destination()
@@ -341,7 +342,7 @@ struct FileTransferTests {
                 try await h.transfer.download(
                     h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", waiting: { waits.record($0) })
             }
-            let part = FileTransfer.partURL(for: destination)
+            let part = EpisodesFolder.partialFile(for: destination)
             try await waitUntil { (fileSize(atPath: part.path) ?? 0) > 500_000 }
             try await h.server.stop()
             // Gone for a while: the transfer waits, is refused on its next try, waits again, and
@@ -360,7 +361,10 @@ struct FileTransferTests {
             #expect(try Data(contentsOf: final) == TestServer.generatedBytes(offset: 0, count: Int(size)))
             let resumedFrom = h.server.requests(for: "/ep.mp3").compactMap(\.range).last
             #expect(resumedFrom == "bytes=\(kept)-")
-            #expect(waits.all.allSatisfy { $0.receivedBytes > 0 && $0.nextTry >= started })
+            // Each next try is at most one wait after the clock time it was reported at: the test
+            // advanced the clock by three waits in all.
+            let latest = started.addingTimeInterval(4 * policy.maxDelay.inSeconds)
+            #expect(waits.all.allSatisfy { $0.receivedBytes > 0 && $0.nextTry >= started && $0.nextTry <= latest }, "\(waits.all)")
         }
     }
 
@@ -557,7 +561,7 @@ struct FileTransferTests {
             }
             #expect(error?.reason == .htmlInsteadOfMedia(expectedType: "audio/mpeg"))
             #expect(!TransferHarness.exists(destination))
-            #expect(try Data(contentsOf: FileTransfer.partURL(for: destination)) == Self.content.prefix(9_000))
+            #expect(try Data(contentsOf: EpisodesFolder.partialFile(for: destination)) == Self.content.prefix(9_000))
             // Later, with the server fixed, the download resumes.
             let final = try await h.transfer.download(
                 h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
@@ -631,11 +635,11 @@ struct FileTransferTests {
             task.cancel()
             await #expect(throws: CancellationError.self) { _ = try await task.value }
             // It stopped where it was: the part holds what came, not the whole file.
-            let part = FileTransfer.partURL(for: destination)
+            let part = EpisodesFolder.partialFile(for: destination)
             let kept = fileSize(atPath: part.path) ?? 0
             #expect(kept >= 200_000)
             #expect(kept < size)
-            #expect(PartInfo.read(from: FileTransfer.partInfoURL(for: destination))?.validator == "\"s1\"")
+            #expect(PartInfo.read(from: EpisodesFolder.partialFileInfo(for: destination))?.validator == "\"s1\"")
             #expect(!TransferHarness.exists(destination))
 
             // The same resource, now at full speed: the download resumes where it stopped.
@@ -654,12 +658,12 @@ struct FileTransferTests {
             let destination = h.destination()
             // Writes through this part fail with ENOSPC, as on a full disk.
             try FileManager.default.createSymbolicLink(
-                atPath: FileTransfer.partURL(for: destination).path, withDestinationPath: "/dev/full")
+                atPath: EpisodesFolder.partialFile(for: destination).path, withDestinationPath: "/dev/full")
             let error = await #expect(throws: DownloadError.self) {
                 _ = try await h.transfer.download(
                     h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
             }
-            let part = FileTransfer.partURL(for: destination).path
+            let part = EpisodesFolder.partialFile(for: destination).path
             #expect(error?.reason == .noSpace(path: part))
             #expect(error?.isTransient == false)
             #expect(h.server.requests(for: "/ep.mp3").count == 1)

@@ -350,7 +350,7 @@ private struct BufferHarness {
     }
 
     func part(_ record: Download) -> String {
-        FileTransfer.partURL(for: URL(fileURLWithPath: record.file)).path
+        EpisodesFolder.partialFile(for: URL(fileURLWithPath: record.file)).path
     }
 
     func write(_ count: Int, to path: String) throws {

@@ -16,7 +16,7 @@ import Testing
         let outside = show.home.appendingPathComponent("Oldest.mp3").path
         try await show.complete("Oldest", at: outside)
         // "Running" is being downloaded: only its part exists.
-        let runningPart = FileTransfer.partURL(for: URL(fileURLWithPath: downloads["Running"]!.file)).path
+        let runningPart = EpisodesFolder.partialFile(for: URL(fileURLWithPath: downloads["Running"]!.file)).path
         FileManager.default.createFile(atPath: runningPart, contents: Data(repeating: 1, count: 5))
         // A file Singlecast did not write.
         let foreign = show.folder.appendingPathComponent("notes.txt").path

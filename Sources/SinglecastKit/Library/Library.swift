@@ -106,7 +106,7 @@ public struct Library: Sendable {
     }
 
     /// A library that lives in memory only, for tests.
-    public static func inMemory() throws -> Library {
+    static func inMemory() throws -> Library {
         try Library(writer: DatabaseQueue(), directory: nil)
     }
 

@@ -23,8 +23,8 @@ public struct ListeningEnd: Sendable, Equatable {
         case end
         /// The listener quit the player.
         case quit
-        /// ``EpisodeListening/stop()`` was called (a signal, in the command line).
-        case signal
+        /// ``EpisodeListening/stop()`` was called (by a signal, a key of the terminal UI, …).
+        case stopped
         /// The player's process went away.
         case playerDied
         /// The audio could not be played: nothing was saved.
@@ -56,7 +56,7 @@ public final class EpisodeListening: Sendable {
 
     /// What was asked of the listening.
     public struct Options: Sendable {
-        /// Start here instead of where the rules say (`--at`, `--from-start`).
+        /// Start here instead of where the rules say (a time the listener chose, or 0 for the beginning).
         public var start: Double?
         /// Play at this speed, and remember it for the podcast; nil: the podcast's speed.
         public var speed: Double?
@@ -77,7 +77,7 @@ public final class EpisodeListening: Sendable {
     public let events: AsyncStream<ListeningEvent>
 
     private let session: any PlaybackSession
-    /// Marks a stop as asked for, so that the end that follows is reported as a signal's.
+    /// Marks a stop as asked for, so that the end that follows is reported as ``ListeningEnd/Reason/stopped``.
     private let requestStop: @Sendable () async -> Void
 
     /// Starts playing `entry` of `podcast`. Throws ``ListeningError`` when the episode has no
@@ -136,8 +136,8 @@ public final class EpisodeListening: Sendable {
         continuation.onTermination = { _ in task.cancel() }
     }
 
-    /// Stops listening as a signal does: the position is saved (or the episode marked played
-    /// when it was within its end) and ``ListeningEvent/ended(_:)`` follows with ``ListeningEnd/Reason/signal``.
+    /// Stops listening: the position is saved (or the episode marked played when it was within
+    /// its end) and ``ListeningEvent/ended(_:)`` follows with ``ListeningEnd/Reason/stopped``.
     public func stop() async {
         await requestStop()
         await session.stop()
@@ -167,7 +167,7 @@ public final class EpisodeListening: Sendable {
         return try await OffPool.run { MediaDuration.seconds(ofFileAt: path) }
     }
 
-    /// The chapters saved beside the episode's file (`download --with-extras`), if any.
+    /// The chapters saved beside the episode's file (downloaded with its extras), if any.
     static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
         guard let download = entry.download,
             let saved = try await library.extrasByDownload()[download.id]?.first(where: { $0.extra.kind == .chapters && $0.isSaved })
@@ -192,7 +192,7 @@ public enum ListeningError: Error, Equatable, Sendable {
     case noAudio(number: Int, title: String)
     /// Nothing to continue: no episode heard and not finished.
     case nothingToContinue
-    /// The place asked to start at (`--at`) is at or past the end of the episode, `length` seconds long.
+    /// The place asked to start at is at or past the end of the episode, `length` seconds long.
     case startPastEnd(title: String, start: Double, length: Double)
 }
 
@@ -286,9 +286,9 @@ private actor Recorder<C: Clock> where C.Duration == Duration {
         case .failed(let failure):
             return ListeningEnd(position: nil, duration: end.duration, played: false, reason: .failed(failure))
         case .endOfFile: reason = .end
-        case .quit: reason = stopRequested ? .signal : .quit
-        case .stopped: reason = .signal
-        case .playerDied: reason = stopRequested ? .signal : .playerDied
+        case .quit: reason = stopRequested ? .stopped : .quit
+        case .stopped: reason = .stopped
+        case .playerDied: reason = stopRequested ? .stopped : .playerDied
         }
         if let known = end.duration { duration = known }
         if let last = end.position { position = last }

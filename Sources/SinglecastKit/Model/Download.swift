@@ -9,7 +9,8 @@ public struct Download: Equatable, Hashable, Sendable {
     public var id: Int64
     /// The key of the progress buffer.
     public var enclosureURL: String
-    public var state: DownloadState
+    /// Changed only by ``DownloadLifecycle/apply(_:to:)``, the one owner of the state rules.
+    public internal(set) var state: DownloadState
     /// The bytes on disk.
     public var receivedBytes: Int64
     /// The total size, once a server or the feed announced it.
@@ -26,10 +27,10 @@ public struct Download: Equatable, Hashable, Sendable {
     /// The transfer speed the owner last measured (over the last few seconds), while downloading.
     public var bytesPerSecond: Double?
     /// While retrying: why, and when the next try starts.
-    public var retryReason: RetryReason?
-    public var nextTryAt: Date?
+    public internal(set) var retryReason: RetryReason?
+    public internal(set) var nextTryAt: Date?
     /// The process downloading it, while the state is waiting or downloading.
-    public var owner: DownloadOwner?
+    public internal(set) var owner: DownloadOwner?
     /// Whether the background daemon is responsible for it (and resumes it when it restarts).
     public var background: Bool
     /// Whether an update fetched it by itself (`update --download`) rather than a person asking

@@ -9,7 +9,6 @@ import Synchronization
 final class MpvSocket: Sendable {
     private let descriptor: Int32
     private let writing = Mutex(())
-    private let readerDone = DispatchSemaphore(value: 0)
 
     /// Connects to the socket at `path`; nil while nobody listens there (not created yet).
     static func connect(path: String) -> MpvSocket? {
@@ -64,7 +63,6 @@ final class MpvSocket: Sendable {
                 pending.removeSubrange(..<start)
             }
             onClose()
-            readerDone.signal()
         }
         thread.name = "singlecast mpv IPC"
         thread.start()
@@ -90,10 +88,5 @@ final class MpvSocket: Sendable {
     /// Ends the connection both ways: the reading thread sees its end and stops.
     func shutDown() {
         _ = shutdown(descriptor, Int32(SHUT_RDWR))
-    }
-
-    /// Waits (blocking) for the reading thread to finish, at most `timeout`; true when it did.
-    func waitForReader(timeout: DispatchTimeInterval) -> Bool {
-        readerDone.wait(timeout: .now() + timeout) == .success
     }
 }

@@ -442,7 +442,7 @@ extension Library {
     }
 
     /// How many received actions wait for their episodes.
-    public func waitingSyncActionCount() async throws -> Int {
+    func waitingSyncActionCount() async throws -> Int {
         try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncEpisodeAction WHERE waiting") ?? 0 }
     }
 }

@@ -100,7 +100,7 @@ extension Singlecast {
             switch end.reason {
             case .end, .quit:
                 if interrupted { throw ExitCode(130) }
-            case .signal:
+            case .stopped:
                 throw ExitCode(130)
             case .playerDied:
                 throw CommandFailure(message: Words.playerDied(end))

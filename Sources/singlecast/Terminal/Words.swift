@@ -162,7 +162,7 @@ enum Words {
         switch reason {
         case .end: "end"
         case .quit: "quit"
-        case .signal: "signal"
+        case .stopped: "signal"
         case .playerDied: "player-died"
         case .failed: "failed"
         }

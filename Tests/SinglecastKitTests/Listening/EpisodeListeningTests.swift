@@ -51,7 +51,7 @@ import TestSupport
         let stopping = Task { await listening.stop() }
         fixture.player.send(.ended(PlaybackEnd(position: 100, duration: 120, reason: .stopped)))
         await stopping.value
-        #expect(await events.next() == .ended(ListeningEnd(position: 100, duration: 120, played: true, reason: .signal)))
+        #expect(await events.next() == .ended(ListeningEnd(position: 100, duration: 120, played: true, reason: .stopped)))
         let saved = try await fixture.saved()
         #expect(saved.isPlayed && saved.position == nil)
     }

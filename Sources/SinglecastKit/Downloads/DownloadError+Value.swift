@@ -75,7 +75,8 @@ extension DownloadError: Codable {
         case "no-space": reason = .noSpace(path: try string(.path))
         case "file-system":
             reason = .fileSystem(
-                operation: try string(.operation), path: try string(.path), errno: try container.decode(Int32.self, forKey: .errno))
+                operation: try container.decode(FileOperation.self, forKey: .operation), path: try string(.path),
+                errno: try container.decode(Int32.self, forKey: .errno))
         default:
             if let http = try HTTPError.stored(kind: kind, url: text, from: container) {
                 reason = .http(http)

@@ -27,7 +27,7 @@ public struct DownloadError: Error, Hashable, Sendable {
         /// The disk (or the user's quota) is full; the partial file is kept.
         case noSpace(path: String)
         /// Another file-system operation failed.
-        case fileSystem(operation: String, path: String, errno: Int32)
+        case fileSystem(operation: FileOperation, path: String, errno: Int32)
         /// Anything else (an error from outside the transfer, or a failure stored as a sentence
         /// by an earlier version), described.
         case unexpected(String)
@@ -104,7 +104,7 @@ public struct DownloadError: Error, Hashable, Sendable {
     }
 
     /// The error for a failed file operation on `path`: a full disk or quota gets its own reason.
-    static func fileSystem(_ operation: String, path: String, errno code: Int32, url: URL) -> DownloadError {
+    static func fileSystem(_ operation: FileOperation, path: String, errno code: Int32, url: URL) -> DownloadError {
         if code == ENOSPC || code == EDQUOT {
             return DownloadError(.noSpace(path: path), url: url)
         }

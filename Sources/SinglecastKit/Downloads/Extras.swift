@@ -129,7 +129,7 @@ public struct ExtraError: Error, Hashable, Sendable {
         /// The chapters file is not a JSON object.
         case notChapters
         /// Writing the file failed.
-        case fileSystem(operation: String, path: String, errno: Int32)
+        case fileSystem(operation: FileOperation, path: String, errno: Int32)
         /// Anything else (or a failure stored as a sentence by an earlier version), described.
         case unexpected(String)
     }
@@ -187,7 +187,7 @@ extension ExtraError: Codable {
         case "file-system":
             self.init(
                 .fileSystem(
-                    operation: try container.decode(String.self, forKey: .operation),
+                    operation: try container.decode(FileOperation.self, forKey: .operation),
                     path: try container.decode(String.self, forKey: .path),
                     errno: try container.decode(Int32.self, forKey: .errno)),
                 url: url)

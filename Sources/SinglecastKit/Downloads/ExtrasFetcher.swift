@@ -89,11 +89,11 @@ struct ExtrasFetcher: Sendable {
     /// Writes `data` to `<file>.part`, flushes it, renames it to `file` and flushes the folder.
     private static func writeAtomically(_ data: Data, to file: String, url: String) throws {
         let temporary = EpisodesFolder.partialFile(for: URL(fileURLWithPath: file)).path
-        func failure(_ operation: String, _ path: String) -> ExtraError {
+        func failure(_ operation: FileOperation, _ path: String) -> ExtraError {
             ExtraError(.fileSystem(operation: operation, path: path, errno: errno), url: url)
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("create", temporary) }
+        guard fd >= 0 else { throw failure(.create, temporary) }
         do {
             defer { close(fd) }
             try data.withUnsafeBytes { bytes in
@@ -101,17 +101,17 @@ struct ExtrasFetcher: Sendable {
                 while offset < bytes.count {
                     let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                     if written < 0 && errno == EINTR { continue }
-                    guard written > 0 else { throw failure("write", temporary) }
+                    guard written > 0 else { throw failure(.write, temporary) }
                     offset += written
                 }
             }
-            guard fsync(fd) == 0 else { throw failure("flush", temporary) }
+            guard fsync(fd) == 0 else { throw failure(.flush, temporary) }
         } catch {
             unlink(temporary)
             throw error
         }
         guard rename(temporary, file) == 0 else {
-            let error = failure("move into place", file)
+            let error = failure(.moveIntoPlace, file)
             unlink(temporary)
             throw error
         }

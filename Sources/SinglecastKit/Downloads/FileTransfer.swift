@@ -134,7 +134,7 @@ public struct FileTransfer: Sendable {
             try await OffPool.run { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         } catch {
             let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO
-            throw DownloadError.fileSystem("create directory", path: directory.path, errno: code, url: url)
+            throw DownloadError.fileSystem(.createDirectory, path: directory.path, errno: code, url: url)
         }
         let job = Job(
             url: url, destination: destination, announcedType: announcedType,
@@ -271,7 +271,7 @@ public struct FileTransfer: Sendable {
         let partPath = job.part.path
         let fd = try await OffPool.run { () throws -> Int32 in
             let fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw DownloadError.fileSystem("open", path: partPath, errno: errno, url: url) }
+            guard fd >= 0 else { throw DownloadError.fileSystem(.open, path: partPath, errno: errno, url: url) }
             return fd
         }
         defer { close(fd) }
@@ -329,7 +329,7 @@ public struct FileTransfer: Sendable {
             let position = offset
             let failure = try await OffPool.run { buffer.withUnsafeReadableBytes { Self.writeAll(fd, $0, at: position) } }
             if let failure {
-                throw DownloadError.fileSystem("write to", path: job.part.path, errno: failure, url: url)
+                throw DownloadError.fileSystem(.writeTo, path: job.part.path, errno: failure, url: url)
             }
             offset += Int64(buffer.readableBytes)
             received += Int64(buffer.readableBytes)
@@ -359,12 +359,12 @@ public struct FileTransfer: Sendable {
 
     private static func finishBlocking(_ fd: Int32, _ job: Job, contentType: String?) throws -> URL {
         let url = job.url
-        guard fsync(fd) == 0 else { throw DownloadError.fileSystem("flush", path: job.part.path, errno: errno, url: url) }
+        guard fsync(fd) == 0 else { throw DownloadError.fileSystem(.flush, path: job.part.path, errno: errno, url: url) }
         let final = EpisodesFolder.finalFile(
             reserved: job.destination, contentType: contentType, announcedType: job.announcedType)
         if let failure = EpisodesFolder.moveIntoPlace(job.part, to: final) {
             // EEXIST: another file has the name; it is left alone, and so is the part.
-            throw DownloadError.fileSystem("move into place", path: final.path, errno: failure, url: url)
+            throw DownloadError.fileSystem(.moveIntoPlace, path: final.path, errno: failure, url: url)
         }
         EpisodesFolder.flushFolder(of: final.path)
         try? FileManager.default.removeItem(at: job.info)
@@ -374,7 +374,7 @@ public struct FileTransfer: Sendable {
     /// Empties the part and forgets its validator: the next bytes start at 0.
     private func startOver(_ fd: Int32, _ job: Job) throws {
         guard ftruncate(fd, 0) == 0 else {
-            throw DownloadError.fileSystem("truncate", path: job.part.path, errno: errno, url: job.url)
+            throw DownloadError.fileSystem(.truncate, path: job.part.path, errno: errno, url: job.url)
         }
         try? FileManager.default.removeItem(at: job.info)
     }

@@ -204,7 +204,6 @@ public final class FeedParser {
             throw FeedError.notAFeed(source: source, document: root.lowercased() == "html" ? .html : .otherXML(root: root))
         }
         guard !reader.pointee.isFeed, atEnd || isHalted else { return }
-        let error = reader.pointee.firstError ?? FeedReader.XMLError(line: 1, message: "no root element")
         // libxml2 found no root element: say what the document is when that is plain.
         let start = String(decoding: filter.leadingBytes, as: UTF8.self)
         let document: FeedError.Document
@@ -214,8 +213,11 @@ public final class FeedParser {
             document = .json
         } else if !start.hasPrefix("<") {
             document = .text(start: String(start.prefix { !$0.isNewline }.prefix(30)))
-        } else {
+        } else if let error = reader.pointee.firstError {
             throw FeedError.invalidXML(source: source, line: error.line, message: error.message)
+        } else {
+            // Markup without an element (comments, a declaration): nothing to read.
+            throw FeedError.empty(source: source)
         }
         throw FeedError.notAFeed(source: source, document: document)
     }

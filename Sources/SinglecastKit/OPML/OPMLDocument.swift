@@ -56,8 +56,12 @@ public struct OPMLError: Error, Equatable, Sendable {
         case notOPML(root: String)
         /// It is not well-formed XML: libxml2's message for `line`.
         case invalidXML(line: Int, message: String)
-        /// It could not be read, and why.
-        case unreadable(detail: String)
+        /// It could not be opened or read: the system's error number.
+        case unreadable(errno: Int32)
+        /// It is larger than the reader takes (`limit` bytes).
+        case tooLarge(limit: Int)
+        /// libxml2 could not allocate a parser.
+        case outOfMemory
     }
 
     /// What is wrong with the file.
@@ -70,8 +74,8 @@ public struct OPMLError: Error, Equatable, Sendable {
     static func invalidXML(source: String, line: Int, message: String) -> OPMLError {
         OPMLError(reason: .invalidXML(line: line, message: message), source: source)
     }
-    /// A file that could not be read, and why.
-    public static func unreadable(source: String, detail: String) -> OPMLError {
-        OPMLError(reason: .unreadable(detail: detail), source: source)
+    /// A file that could not be opened or read, and the system's error number.
+    public static func unreadable(source: String, errno: Int32) -> OPMLError {
+        OPMLError(reason: .unreadable(errno: errno), source: source)
     }
 }

@@ -16,7 +16,7 @@ public enum OPMLReader {
     /// Parses an OPML document; `source` names it in errors.
     public static func parse(_ data: Data, source: String) throws -> OPMLDocument {
         guard data.count <= maximumSize else {
-            throw OPMLError.unreadable(source: source, detail: "larger than \(maximumSize / 1_048_576) MiB")
+            throw OPMLError(reason: .tooLarge(limit: maximumSize), source: source)
         }
         guard data.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             throw OPMLError.empty(source: source)
@@ -26,7 +26,7 @@ public enum OPMLReader {
         let unmanaged = Unmanaged.passRetained(collector)
         defer { unmanaged.release() }
         guard let context = xmlCreatePushParserCtxt(&handler, unmanaged.toOpaque(), nil, 0, source) else {
-            throw OPMLError.unreadable(source: source, detail: "out of memory")
+            throw OPMLError(reason: .outOfMemory, source: source)
         }
         defer {
             if let document = context.pointee.myDoc { xmlFreeDoc(document) }

@@ -48,17 +48,17 @@ public struct PodcastSearch: Sendable {
         do {
             return try JSONDecoder().decode(ITunesResponse.self, from: body).searchResults()
         } catch {
-            throw SearchError.invalidAnswer(url: url, detail: Self.describe(error))
+            throw SearchError.invalidAnswer(url: url, problem: Self.problem(error))
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    private static func problem(_ error: any Error) -> SearchError.AnswerProblem {
         switch error {
-        case DecodingError.dataCorrupted: return "not valid JSON"
-        case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\" field"
+        case DecodingError.keyNotFound(let key, let context):
+            return .missingField((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "unexpected value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: return String(describing: error)
+            return .unexpectedValue(at: context.codingPath.map(\.stringValue).joined(separator: "."))
+        default: return .notJSON
         }
     }
 }

@@ -117,8 +117,16 @@ extension Words {
         switch error {
         case .request(let error):
             "search failed: \(http(error))"
-        case .invalidAnswer(let url, let detail):
-            "search failed: \(url.redacted) did not answer with iTunes Search JSON (\(detail))"
+        case .invalidAnswer(let url, let problem):
+            "search failed: \(url.redacted) did not answer with iTunes Search JSON (\(searchAnswer(problem)))"
+        }
+    }
+
+    private static func searchAnswer(_ problem: SearchError.AnswerProblem) -> String {
+        switch problem {
+        case .notJSON: "not valid JSON"
+        case .missingField(let path): "no \u{201C}\(path)\u{201D} field"
+        case .unexpectedValue(let path): "unexpected value at \(path)"
         }
     }
 
@@ -188,8 +196,19 @@ extension Words {
     }
 
     /// `could not rename PATH: Permission denied`.
-    private static func fileSystem(_ operation: String, _ path: String, _ code: Int32) -> String {
-        "could not \(operation) \(path): \(String(cString: strerror(code)))"
+    private static func fileSystem(_ operation: FileOperation, _ path: String, _ code: Int32) -> String {
+        let verb =
+            switch operation {
+            case .createDirectory: "create the folder"
+            case .create: "create"
+            case .open: "open"
+            case .write: "write"
+            case .writeTo: "write to"
+            case .flush: "flush"
+            case .moveIntoPlace: "move into place"
+            case .truncate: "truncate"
+            }
+        return "could not \(verb) \(path): \(String(cString: strerror(code)))"
     }
 
     /// The sentence for an extra's failure.
@@ -300,7 +319,9 @@ extension Words {
         case .empty: "\(error.source) is empty, not an OPML file"
         case .notOPML(let root): "\(error.source) is not an OPML file: its root element is <\(root)>, not <opml>"
         case .invalidXML(let line, let message): "\(error.source) is not an OPML file: it is not well-formed XML (line \(line): \(message))"
-        case .unreadable(let detail): "cannot read \(error.source): \(detail)"
+        case .unreadable(let code): "cannot read \(error.source): \(String(cString: strerror(code)))"
+        case .tooLarge(let limit): "\(error.source) is larger than \(limit / 1_048_576) MiB, too large for a subscription list"
+        case .outOfMemory: "cannot read \(error.source): out of memory"
         }
     }
 }

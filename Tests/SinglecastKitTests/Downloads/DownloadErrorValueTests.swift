@@ -39,7 +39,7 @@ import Testing
         (.serverKeepsEnding(at: 10_000_000, of: 20_000_000), "server-keeps-ending"),
         (.serverKeepsEnding(at: 5, of: nil), "server-keeps-ending"),
         (.noSpace(path: "/x/ep.mp3.part"), "no-space"),
-        (.fileSystem(operation: "move into place", path: "/x/ep.mp3", errno: EEXIST), "file-system"),
+        (.fileSystem(operation: .moveIntoPlace, path: "/x/ep.mp3", errno: EEXIST), "file-system"),
         (.unexpected("the database is locked"), "unexpected"),
     ]
 

@@ -172,17 +172,22 @@ struct EngineHarness: Sendable {
 
     /// Runs `body` with a fresh engine allowing `limit` transfers at once; everything,
     /// including stopping whatever `body` left running, is bounded by `timeLimit` seconds (against
-    /// hanging, not a measure of speed). The transfers' waits are timed by `clock`.
+    /// hanging, not a measure of speed). The transfers' waits are timed by `clock`, whose start is
+    /// dated `wallClockStart`.
     static func run(
         limit: Int, timeLimit: Double = 50, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: any Clock<Duration> = ContinuousClock(), wallClockStart: Date = Date(),
         giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
     ) async throws {
-        try await TransferHarness.run(readTimeout: readTimeout, clock: clock, timeLimit: timeLimit) { base in
+        try await TransferHarness.run(readTimeout: readTimeout, clock: clock, wallClockStart: wallClockStart, timeLimit: timeLimit) { base in
             let library = try Library.inMemory()
             let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: base.directory))
             let log = EngineEventLog()
-            let transfer = retryPolicy.map { FileTransfer(session: base.session, retryPolicy: $0, clock: clock) } ?? base.transfer
+            let transfer =
+                retryPolicy.map {
+                    FileTransfer(
+                        session: base.session, retryPolicy: $0, outages: HostOutages(clock: clock, wallClockStart: wallClockStart))
+                } ?? base.transfer
             let engine = DownloadEngine(
                 buffer: buffer, transfer: transfer, maximumConcurrentDownloads: limit, giveUp: giveUp,
                 events: { log.record($0) })

@@ -78,7 +78,7 @@ import TestSupport
         (.http(HTTPError(.readTimeout, url: URL(string: url)!)), "read-timeout"),
         (.htmlPage, "html-instead-of-media"),
         (.notChapters, "not-chapters"),
-        (.fileSystem(operation: "write", path: "/x/Title.en.vtt.part", errno: 28), "file-system"),
+        (.fileSystem(operation: .write, path: "/x/Title.en.vtt.part", errno: 28), "file-system"),
         (.unexpected("odd"), "unexpected"),
     ]
 

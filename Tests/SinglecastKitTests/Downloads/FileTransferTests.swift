@@ -721,7 +721,7 @@ struct FileTransferHelperTests {
         #expect(DownloadError(.http(HTTPError(.readTimeout, url: url)), url: url).isTransient)
         #expect(DownloadError(.incomplete(received: 1000, expected: 2048), url: url).isTransient)
         #expect(!DownloadError(.noSpace(path: "/x"), url: url).isTransient)
-        #expect(DownloadError.fileSystem("write to", path: "/x", errno: EDQUOT, url: url).reason == .noSpace(path: "/x"))
+        #expect(DownloadError.fileSystem(.writeTo, path: "/x", errno: EDQUOT, url: url).reason == .noSpace(path: "/x"))
     }
 }
 

@@ -111,7 +111,7 @@ import TestSupport
     }
 
     @Test func aMissingFileNamesThePath() async {
-        await #expect(throws: OPMLError.unreadable(source: "/nonexistent.opml", detail: "No such file or directory")) {
+        await #expect(throws: OPMLError.unreadable(source: "/nonexistent.opml", errno: ENOENT)) {
             try await OPMLReader.read(file: URL(fileURLWithPath: "/nonexistent.opml"))
         }
     }

@@ -101,8 +101,11 @@ import Testing
         #expect(Words.redirect(.withoutLocation(status: 302)) == "HTTP 302 redirect without a usable Location")
         #expect(Words.failure(DownloadError(.noSpace(path: "/x/ep.mp3.part"), url: url)) == "no space left on device while writing /x/ep.mp3.part")
         #expect(
-            Words.failure(DownloadError(.fileSystem(operation: "rename", path: "/x/ep.mp3", errno: EACCES), url: url))
-                == "could not rename /x/ep.mp3: Permission denied")
+            Words.failure(DownloadError(.fileSystem(operation: .moveIntoPlace, path: "/x/ep.mp3", errno: EACCES), url: url))
+                == "could not move into place /x/ep.mp3: Permission denied")
+        #expect(
+            Words.failure(DownloadError(.fileSystem(operation: .createDirectory, path: "/x/Show", errno: EACCES), url: url))
+                == "could not create the folder /x/Show: Permission denied")
         #expect(Words.failure(DownloadError.notAURL("http://[bad/ep.mp3")) == "the enclosure \u{201C}http://[bad/ep.mp3\u{201D} is not a URL")
         #expect(
             Words.failure(DownloadError(.http(HTTPError(.status(404), url: url)), url: url)) == "https://h/ep.mp3 answered HTTP 404 Not Found")
@@ -130,8 +133,11 @@ import Testing
             Words.search(.request(HTTPError(.status(500), url: url)))
                 == "search failed: https://itunes.apple.com/search?term=x answered HTTP 500 Internal Server Error")
         #expect(
-            Words.search(.invalidAnswer(url: url, detail: "no results key"))
-                == "search failed: https://itunes.apple.com/search?term=x did not answer with iTunes Search JSON (no results key)")
+            Words.search(.invalidAnswer(url: url, problem: .missingField("results")))
+                == "search failed: https://itunes.apple.com/search?term=x did not answer with iTunes Search JSON (no \u{201C}results\u{201D} field)")
+        #expect(
+            Words.search(.invalidAnswer(url: url, problem: .notJSON))
+                == "search failed: https://itunes.apple.com/search?term=x did not answer with iTunes Search JSON (not valid JSON)")
         #expect(Words.library(.noSuchSearchResult(number: 4, count: 0)) == "there is no search result 4: no search has been made yet")
         #expect(Words.library(.noSuchSearchResult(number: 4, count: 1)) == "there is no search result 4: the last search has 1 result")
         #expect(Words.library(.noSuchEpisode(number: 9, podcast: "Show", count: 3)) == "there is no episode 9 in Show: it has 3 episodes")
@@ -172,7 +178,7 @@ import Testing
         #expect(Words.player(.couldNotStart(path: "/usr/bin/mpv", errno: EACCES)) == "could not start /usr/bin/mpv: Permission denied")
         #expect(Words.player(.exitedBeforeReady(path: "/w.sh", status: 3)) == "/w.sh exited (status 3) before it could be driven")
         #expect(Words.player(.speedOutOfRange(9)) == "speed 9.0 is outside 0.25…4.0")
-        #expect(Words.opml(.unreadable(source: "subs.opml", detail: "Permission denied")) == "cannot read subs.opml: Permission denied")
+        #expect(Words.opml(.unreadable(source: "subs.opml", errno: EACCES)) == "cannot read subs.opml: Permission denied")
     }
 
     /// A command that ends with one of the library's failures prints its words; other errors

@@ -274,3 +274,28 @@ public struct Synchronizer: Sendable {
         }
     }
 }
+
+extension Synchronizer {
+    /// Syncs (see ``sync(_:caption:login:)``), then finishes what the sync leaves to do: the
+    /// feeds of the subscriptions it added are fetched (a failure stays with its podcast, as an
+    /// update's does), and the unfinished downloads of those it removed are cancelled through
+    /// the removal `removal` makes (asked for only then: it reads the whole progress buffer).
+    /// Returns the report and the updates of the feeds fetched.
+    public func syncAndFinish(
+        _ account: SyncAccount, caption: String, login: SyncLogin? = nil,
+        removal: () async throws -> SubscriptionRemoval
+    ) async throws -> (report: SyncReport, updates: [PodcastUpdate]) {
+        let report = try await sync(account, caption: caption, login: login)
+        var updates: [PodcastUpdate] = []
+        if !report.podcastsToFetch.isEmpty {
+            let wanted = Set(report.podcastsToFetch)
+            let summaries = try await library.subscriptions().filter { wanted.contains($0.podcast.id) }
+            updates = await FeedUpdater(library: library, session: session).update(summaries)
+        }
+        if !report.podcastsRemoved.isEmpty {
+            let removal = try await removal()
+            for podcast in report.podcastsRemoved { try await removal.cancelUnfinishedDownloads(of: podcast) }
+        }
+        return (report, updates)
+    }
+}

@@ -257,24 +257,17 @@ struct SyncRun {
         let outcome: (report: SyncReport, fetchFailures: Int)
         do {
             let body = { (session: HTTPSession) async throws -> (report: SyncReport, fetchFailures: Int) in
-                let report = try await Synchronizer(library: library, session: session, credentials: credentials)
-                    .sync(account, caption: caption, login: try login?.get())
-                var failures = 0
-                if !report.podcastsToFetch.isEmpty {
-                    let wanted = Set(report.podcastsToFetch)
-                    let summaries = try await library.subscriptions().filter { wanted.contains($0.podcast.id) }
-                    for update in await FeedUpdater(library: library, session: session).update(summaries) {
-                        for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
-                        if case .failed(let failure) = update.status {
-                            failures += 1
-                            printError(
-                                "error: \(update.podcast.feedKey.redactingURLPasswords): \(Words.failure(failure)) (it stays subscribed)")
-                        }
+                let (report, updates) = try await Synchronizer(library: library, session: session, credentials: credentials)
+                    .syncAndFinish(account, caption: caption, login: try login?.get()) {
+                        SubscriptionRemoval(buffer: try await global.progressBuffer(library), daemon: global.daemonClient)
                     }
-                }
-                if !report.podcastsRemoved.isEmpty {
-                    let removal = SubscriptionRemoval(buffer: try await global.progressBuffer(library), daemon: global.daemonClient)
-                    for podcast in report.podcastsRemoved { try await removal.cancelUnfinishedDownloads(of: podcast) }
+                var failures = 0
+                for update in updates {
+                    for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
+                    if case .failed(let failure) = update.status {
+                        failures += 1
+                        printError("error: \(update.podcast.feedKey.redactingURLPasswords): \(Words.failure(failure)) (it stays subscribed)")
+                    }
                 }
                 return (report, failures)
             }

@@ -31,9 +31,12 @@ public struct OPMLProblem: Equatable, Sendable {
         case unsupportedScheme
         /// A feed outline (`type="rss"`) without `xmlUrl` or `url`.
         case missingURL
-        /// The outline refers to an entity that is never expanded (one the file's DTD
-        /// defines, or none does), so its title or URL cannot be read as meant.
+        /// The outline's URL refers to an entity that is never expanded (one the file's DTD
+        /// defines, or none does), so it cannot be read as meant.
         case undefinedEntity(name: String)
+        /// The outline's title refers to an entity that is never expanded: the feed is imported
+        /// all the same (its title is the feed's own), and the title is reported.
+        case unreadableTitle(entity: String)
     }
 
     public var kind: Kind

@@ -134,12 +134,18 @@ private final class OPMLCollector {
         let url = (values["xmlurl"] ?? values["url"])?.trimmingCharacters(in: .whitespacesAndNewlines)
         let isFeed = url != nil || ["rss", "atom", "podcast"].contains(type ?? "")
         outlines.append(Outline(isFeed: isFeed, title: title, line: line))
-        if let undefined {
-            // Its values lack what the entity stood for: a wrong title, or a wrong URL, which
-            // is not the one written, so not shown.
+        if let undefined, urlAttributeUses(entity: undefined) != false {
+            // Its URL lacks what the entity stood for: not the one written, so not shown.
             problems.append(OPMLProblem(kind: .undefinedEntity(name: undefined), line: line, title: title, url: nil))
         } else if let url, !url.isEmpty {
-            offer(url, title: title)
+            if let undefined {
+                // The title lacks what the entity stood for; the URL, the subscription, is whole
+                // (the podcast's title comes from its feed).
+                problems.append(OPMLProblem(kind: .unreadableTitle(entity: undefined), line: line, title: nil, url: url))
+                offer(url, title: nil)
+            } else {
+                offer(url, title: title)
+            }
         }
     }
 
@@ -162,6 +168,31 @@ private final class OPMLCollector {
         keepReadingReferences()
         guard let bytes, path.last == "title" else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// Whether the raw `xmlUrl` (or `url`) of the start tag just read refers to `entity`; nil
+    /// when the tag cannot be seen in libxml2's input buffer. The attribute values libxml2
+    /// hands over have such a reference dropped, so the tag is read as written, from its `<`
+    /// (which no attribute value may hold) to where the parser stands.
+    private func urlAttributeUses(entity: String) -> Bool? {
+        guard let input = context?.pointee.input?.pointee, let base = input.base, let cur = input.cur, cur > base else { return nil }
+        var start = cur
+        while start > base, start.pointee != UInt8(ascii: "<") { start -= 1 }
+        guard start.pointee == UInt8(ascii: "<") else { return nil }
+        let tag = String(decoding: UnsafeBufferPointer(start: start, count: cur - start), as: UTF8.self)
+        let reference = "&" + entity + ";"
+        var rest = tag[...]
+        // name = "value" pairs, in either quote.
+        while let equals = rest.firstIndex(of: "=") {
+            let name = rest[..<equals].split(whereSeparator: { $0.isWhitespace }).last.map { $0.lowercased() } ?? ""
+            let afterEquals = rest[rest.index(after: equals)...].drop { $0.isWhitespace }
+            guard let quote = afterEquals.first, quote == "\"" || quote == "'" else { return nil }
+            let valueStart = afterEquals.index(after: afterEquals.startIndex)
+            guard let valueEnd = afterEquals[valueStart...].firstIndex(of: quote) else { return nil }
+            if name == "xmlurl" || name == "url", afterEquals[valueStart..<valueEnd].contains(reference) { return true }
+            rest = afterEquals[afterEquals.index(after: valueEnd)...]
+        }
+        return false
     }
 
     /// Once a document has had an error, libxml2 (2.9) drops every entity reference in text,

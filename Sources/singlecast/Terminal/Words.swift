@@ -112,6 +112,8 @@ enum Words {
             case .unsupportedScheme: "\(url) is not an http or https URL, skipped"
             case .missingURL: " a feed outline without xmlUrl, skipped"
             case .undefinedEntity(let name): " uses the entity &\(name);, which is never expanded, skipped"
+            case .unreadableTitle(let name):
+                "\(url): its title uses the entity &\(name);, which is never expanded; imported with the feed's own title"
             }
         return "line \(problem.line)\(title):" + what
     }

@@ -84,12 +84,14 @@ import TestSupport
     @Test func anInternalDTDCostsOnlyTheOutlinesUsingItsEntities() async throws {
         let document = try await read("internal-dtd-entities.opml")
         #expect(document.title == "Entities & friends")
-        #expect(urls(document) == ["https://example.com/first.xml?a=1&b=2", "https://example.com/last.xml"])
-        #expect(document.entries.map(\.title) == ["First & fine", "Last, fine"])
-        #expect(document.entries.map(\.line) == [16, 20])
+        // An entity in a title costs only the title; one in a URL costs the outline.
+        #expect(
+            urls(document) == ["https://example.com/first.xml?a=1&b=2", "https://example.com/laughs.xml", "https://example.com/last.xml"])
+        #expect(document.entries.map(\.title) == ["First & fine", nil, "Last, fine"])
+        #expect(document.entries.map(\.line) == [16, 17, 20])
         #expect(
             document.problems == [
-                OPMLProblem(kind: .undefinedEntity(name: "h"), line: 17, title: "Laughing", url: nil),
+                OPMLProblem(kind: .unreadableTitle(entity: "h"), line: 17, title: nil, url: "https://example.com/laughs.xml"),
                 OPMLProblem(kind: .undefinedEntity(name: "host"), line: 18, title: "Host from the DTD", url: nil),
                 OPMLProblem(kind: .unsupportedScheme, line: 19, title: "Script", url: "javascript:alert(1)"),
             ])
@@ -98,10 +100,11 @@ import TestSupport
     @Test(arguments: [("billion-laughs.opml", 11, "g"), ("external-entity.opml", 3, "secret")])
     func anEntityTheFileDefinesIsNeverExpanded(name: String, line: Int, entity: String) async throws {
         let document = try await read(name)
-        #expect(document.entries.isEmpty)
+        #expect(urls(document) == ["https://example.com/feed.xml"], "the URL is whole; only the title used the entity")
+        #expect(document.entries.map(\.title) == [nil])
         #expect(
             document.problems == [
-                OPMLProblem(kind: .undefinedEntity(name: entity), line: line, title: nil, url: nil)
+                OPMLProblem(kind: .unreadableTitle(entity: entity), line: line, title: nil, url: "https://example.com/feed.xml")
             ])
     }
 

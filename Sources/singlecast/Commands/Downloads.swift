@@ -39,7 +39,8 @@ extension Singlecast {
                 } else {
                     print(
                         downloads.isEmpty
-                            ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras, heard: heard))
+                            ? "Nothing has been downloaded yet."
+                            : DownloadTable.render(downloads, extras: extras, heard: heard, width: TTY.outputWidth))
                 }
                 return
             }
@@ -50,7 +51,7 @@ extension Singlecast {
                 while !stop.isSet {
                     let text = DownloadTable.render(
                         try await library.downloads(), extras: try await library.extrasByDownload(),
-                        heard: try await library.playbackByEnclosureURL())
+                        heard: try await library.playbackByEnclosureURL(), width: TTY.outputWidth)
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
                         printNow(clear + text)
@@ -150,67 +151,6 @@ struct ExtraJSON: Encodable {
         bytes = file.bytes
         message = file.failure.map(Words.failure)
         error = file.failure
-    }
-}
-
-/// The table `singlecast downloads` prints, with a total line.
-enum DownloadTable {
-    /// With an Extras column (`2 saved, 1 failed`) when any download has transcripts or chapters.
-    static func render(
-        _ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:], heard: [String: HeardEpisode] = [:],
-        now: Date = Date()
-    ) -> String {
-        let showsExtras = !extras.isEmpty
-        let showsHeard = downloads.contains { heard[$0.enclosureURL] != nil }
-        var table = TextTable(
-            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left"] + (showsHeard ? ["Heard"] : []) + ["Episode", "File"]
-                + (showsExtras ? ["Extras"] : []),
-            rightAligned: [0, 2, 3, 4, 5])
-        for record in downloads {
-            let speed: String =
-                record.isStalled(at: now)
-                ? "stalled" : record.currentBytesPerSecond(at: now).map { Format.bytes(Int64($0)) + "/s" } ?? ""
-            var row: [String] = [
-                String(record.id),
-                record.state == .retrying ? Words.retrying(record, now: now) : record.state.rawValue,
-                record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
-                bytes(record.receivedBytes, of: record.expectedBytes),
-                speed,
-                record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
-            ]
-            if showsHeard {
-                row.append(heard[record.enclosureURL].map { EpisodeTable.heardCell($0.playback, duration: $0.duration) } ?? "")
-            }
-            row += [SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60), record.file]
-            if showsExtras { row.append(Self.extras(extras[record.id] ?? [])) }
-            table.rows.append(row)
-        }
-        let unfinished = downloads.filter { $0.state != .completed && $0.state != .cancelled }
-        let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
-        let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
-        let speed = unfinished.reduce(0.0) { $0 + ($1.currentBytesPerSecond(at: now) ?? 0) }
-        let active = unfinished.filter { DownloadLifecycle.isUnderWay($0.state) }.count
-        var total = "Total: \(downloads.count - unfinished.count) completed, \(active) active"
-        if !unfinished.isEmpty {
-            total += ", \(bytes(received, of: expected)) of the unfinished ones"
-            if expected > 0 { total += " (\(Int(Double(received) / Double(expected) * 100))%)" }
-        }
-        if speed > 0 {
-            total += ", \(Format.bytes(Int64(speed)))/s, \(Format.duration(seconds: Int(Double(expected - received) / speed))) left"
-        }
-        return table.render() + "\n" + total
-    }
-
-    private static func extras(_ files: [ExtraFile]) -> String {
-        let saved = files.filter(\.isSaved).count
-        let failed = files.count - saved
-        return [saved > 0 ? "\(saved) saved" : nil, failed > 0 ? "\(failed) failed" : nil].compactMap { $0 }
-            .joined(separator: ", ")
-    }
-
-    private static func bytes(_ received: Int64, of expected: Int64?) -> String {
-        guard let expected, expected > 0 else { return Format.bytes(received) }
-        return "\(Format.bytes(received)) of \(Format.bytes(expected))"
     }
 }
 

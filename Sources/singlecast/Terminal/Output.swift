@@ -65,37 +65,6 @@ enum Format {
     }
 }
 
-/// A plain text table: columns padded to their widest cell, some aligned right.
-struct TextTable {
-    var headers: [String]
-    var rightAligned: Set<Int> = []
-    var rows: [[String]] = []
-
-    func render() -> String {
-        let all = [headers] + rows
-        // Widths in characters, each cell measured once (a 20,000-row listing stays quick).
-        let cellWidths = all.map { $0.map(\.count) }
-        let widths = headers.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
-        var text = ""
-        for (row, cells) in all.enumerated() {
-            if row > 0 { text += "\n" }
-            for (column, cell) in cells.enumerated() {
-                let padding = widths[column] - cellWidths[row][column]
-                let isLast = column == cells.count - 1
-                if column > 0 { text += "  " }
-                if rightAligned.contains(column) {
-                    text += String(repeating: " ", count: padding)
-                    text += cell
-                } else {
-                    text += cell
-                    if !isLast { text += String(repeating: " ", count: padding) }
-                }
-            }
-        }
-        return text
-    }
-}
-
 /// The listening keys of an episode in `--json` listings: `position` (seconds or null),
 /// `played` and `playedAt` (ISO 8601 or null), encoded into the episode's own object.
 struct PlaybackJSON: Encodable {

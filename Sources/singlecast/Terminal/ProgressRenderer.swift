@@ -201,7 +201,7 @@ final class ProgressRenderer: Sendable {
     /// `Title  42%  12.3 MB of 30.1 MB  4.2 MB/s  0:04 left`, with `stalled` instead of the
     /// speed when nothing arrived for a few seconds, or `waiting for network (retrying in 40 s: …)`.
     private static func describe(_ active: Active, at now: ContinuousClock.Instant = .now) -> String {
-        var parts = [SearchTable.truncate(active.title, 40)]
+        var parts = [TerminalText.truncated(active.title, toWidth: 40)]
         if let total = active.total, total > 0 {
             parts.append("\(Int(Double(active.received) / Double(total) * 100))%")
             parts.append("\(Format.bytes(active.received)) of \(Format.bytes(total))")

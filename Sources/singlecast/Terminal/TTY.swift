@@ -15,6 +15,12 @@ enum TTY {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
     }
+
+    /// The width tables are fitted to: the terminal's when standard output is one, else nil
+    /// (a pipe or a file gets whole values).
+    static var outputWidth: Int? {
+        isatty(STDOUT_FILENO) == 1 ? columns : nil
+    }
 }
 
 /// The settings of the terminal on standard input, to put back after a program that changes

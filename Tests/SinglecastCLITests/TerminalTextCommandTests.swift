@@ -62,6 +62,63 @@ import TestSupport
         }
     }
 
+    @Test func episodesPrintsNoControlCharacter() async throws {
+        let world = try await World.start()
+        let listed = try await world.printed(["episodes", world.url("/evil.xml")])
+        #expect(listed.hasPrefix("Evil 2J Show\n") && listed.contains("Evil 2J Episode"), "\(listed)")
+        try await world.stop()
+    }
+
+    @Test func podcastsAndSubscribePrintNoControlCharacter() async throws {
+        let world = try await World.start()
+        #expect(try await world.printed(["subscribe", world.url("/evil.xml")]) == "subscribed: Evil 2J Show (2 episodes)\n")
+        #expect(try await world.printed(["podcasts"]).contains("@1  Evil 2J Show"))
+        try await world.stop()
+    }
+
+    @Test func newPrintsNoControlCharacter() async throws {
+        let world = try await World.start()
+        _ = try await world.printed(["subscribe", world.url("/evil.xml")])
+        #expect(try await world.printed(["new"]).contains("Evil 2J Show  -      Evil 2J Episode"))
+        try await world.stop()
+    }
+
+    @Test func searchPrintsNoControlCharacter() async throws {
+        let world = try await World.start()
+        #expect(try await world.printed(["search", "evil"]).contains("1  Evil 2J Show  H Artist"))
+        try await world.stop()
+    }
+
+    @Test func downloadLinesAndDownloadsPrintNoControlCharacter() async throws {
+        let world = try await World.start()
+        _ = try await world.printed(["episodes", world.url("/evil.xml")])
+        let download = try await world.printed(["download", "1"])
+        #expect(download.contains("queued: Evil 2J Episode\ndownloading: Evil 2J Episode\n") && download.contains("done: "))
+        #expect(try await world.printed(["downloads"]).contains("Evil 2J Show: Evil 2J Episode"))
+        try await world.stop()
+    }
+
+    @Test func errorsAndWarningsPrintNoControlCharacter() async throws {
+        let world = try await World.start()
+        _ = try await world.printed(["episodes", world.url("/evil.xml")])
+        let noAudio = try await world.cli.run(["download", "2"])
+        #expect(noAudio.status == 1)
+        #expect(noAudio.stderr.contains("(Evil H Notes)") && !noAudio.stderr.contains(Self.csi), "\(noAudio.stderr)")
+
+        let opml = world.cli.home.appendingPathComponent("evil.opml")
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+            <outline type="rss" text="Evil \(Self.csi)2J" xmlUrl="\(world.url("/evil.xml"))"/>
+            <outline type="rss" text="Evil \(Self.csi)2J again" xmlUrl="\(world.url("/evil.xml"))"/>
+            </body></opml>
+            """.write(to: opml, atomically: true, encoding: .utf8)
+        let imported = try await world.cli.run(["import", opml.path])
+        #expect(imported.status == 0)
+        #expect(imported.stderr.contains("(Evil 2J again)") && !imported.stderr.contains(Self.csi), "\(imported.stderr)")
+        try await world.stop()
+    }
+
     /// "Hand Show 日本語ポッドキャスト" takes 30 cells and 19 characters: the columns after its
     /// title start where the header's do, on its row and on the others.
     @Test func podcastsAndNewMeasureTitlesInDisplayCells() async throws {

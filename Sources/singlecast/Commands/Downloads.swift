@@ -54,7 +54,7 @@ extension Singlecast {
                         heard: try await library.playbackByEnclosureURL(), width: TTY.outputWidth)
                     if live {
                         let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
-                        printNow(clear + text)
+                        StandardStreams.write(clear + text + "\n", to: STDOUT_FILENO)
                         linesOnScreen = text.split(separator: "\n", omittingEmptySubsequences: false).count
                     } else {
                         printNow(text + "\n")

@@ -24,13 +24,13 @@ enum JSONStyle {
 }
 
 /// Writes a line to standard output at once, unbuffered (for output that follows events).
-func printNow(_ line: String, newline: Bool = true) {
-    StandardStreams.write(newline ? line + "\n" : line, to: STDOUT_FILENO)
+func printNow(_ line: String) {
+    StandardStreams.write(words: line + "\n", to: STDOUT_FILENO)
 }
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
-    StandardStreams.write(line + "\n", to: STDERR_FILENO)
+    StandardStreams.write(words: line + "\n", to: STDERR_FILENO)
 }
 
 /// Human-readable figures for tables and progress lines.

@@ -153,10 +153,11 @@ final class ProgressRenderer: Sendable {
 
     private func say(_ line: String, in state: inout State, toError: Bool = false) {
         if mode == .live { clearLive(&state) }
+        let line = TerminalText.sanitized(line, keepingLineBreaks: true) + "\n"
         if toError {
-            state.pending.append((line + "\n", STDERR_FILENO))
+            state.pending.append((line, STDERR_FILENO))
         } else {
-            write(line + "\n", in: &state)
+            write(line, in: &state)
         }
         if mode == .live { redraw(&state) }
     }

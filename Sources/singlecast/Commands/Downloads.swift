@@ -44,20 +44,21 @@ extension Singlecast {
                 }
                 return
             }
-            let live = TTY.isTerminal(stdout: true)
+            let screen = TTY.isTerminal(stdout: true) ? LiveScreen() : nil
+            let resize = screen.map { screen in TTY.onResize { screen.redraw() } }
+            defer { resize?.cancel() }
             let stop = StopFlag()
             _ = try await SignalGuard.run(onSignal: { stop.set() }) {
-                var linesOnScreen = 0
                 while !stop.isSet {
-                    let text = DownloadTable.render(
-                        try await library.downloads(), extras: try await library.extrasByDownload(),
-                        heard: try await library.playbackByEnclosureURL(), width: TTY.outputWidth)
-                    if live {
-                        let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
-                        StandardStreams.write(clear + text + "\n", to: STDOUT_FILENO)
-                        linesOnScreen = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                    let downloads = try await library.downloads()
+                    let extras = try await library.extrasByDownload()
+                    let heard = try await library.playbackByEnclosureURL()
+                    if let screen {
+                        screen.show { columns in
+                            DownloadTable.render(downloads, extras: extras, heard: heard, width: columns)
+                        }
                     } else {
-                        printNow(text + "\n")
+                        printNow(DownloadTable.render(downloads, extras: extras, heard: heard, width: nil) + "\n")
                     }
                     try? await Task.sleep(for: .milliseconds(500))
                 }

@@ -50,8 +50,9 @@ struct Singlecast: AsyncParsableCommand {
     }
 }
 
-/// A failure while running, in Singlecast's words.
+/// A failure while running, in Singlecast's words (without the control characters a feed's
+/// title could have brought into them).
 struct CommandFailure: LocalizedError {
     var message: String
-    var errorDescription: String? { message }
+    var errorDescription: String? { TerminalText.sanitized(message, keepingLineBreaks: true) }
 }

@@ -250,6 +250,10 @@ import TestSupport
         let new = try #require(try await json(["new", "--json"]) as? [[String: Any]])
         #expect((new.first?["error"] as? NSDictionary) == expected as NSDictionary)
         #expect(new.first?["message"] as? String == message)
+
+        // The table says why in a few words.
+        let table = try await show.cli.run(["downloads"])
+        #expect(table.stdout.contains("error: HTTP 404"), "\(table.stdout)")
         try await show.stop()
     }
 

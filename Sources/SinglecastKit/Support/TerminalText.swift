@@ -6,12 +6,15 @@
 public enum TerminalText {
     /// `text` with every control character (C0, DEL and the C1 range U+0080–U+009F, which an
     /// 8-bit terminal reads as ESC sequences) removed; tabs and line breaks become spaces, so a
-    /// feed's text can never move the cursor, clear the screen or set the window title.
-    public static func sanitized(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+    /// feed's text can never move the cursor, clear the screen or set the window title. With
+    /// `keepingLineBreaks`, `\n` stays: for whole lines of output, whose breaks are the writer's.
+    public static func sanitized(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        guard containsControl(text, besidesLineBreaks: keepingLineBreaks) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+            if scalar == "\n" && keepingLineBreaks {
+                scalars.append(scalar)
+            } else if scalar == "\t" || scalar == "\n" || scalar == "\r" {
                 scalars.append(" ")
             } else if !isControl(scalar) {
                 scalars.append(scalar)
@@ -23,25 +26,40 @@ public enum TerminalText {
     /// The number of terminal cells `text` takes: wide East Asian characters and emoji count
     /// two, combining marks and zero-width characters none, controls none.
     public static func width(_ text: String) -> Int {
+        var copy = text
+        // Printable ASCII, most of any listing, takes a cell a byte.
+        let isPrintableASCII = copy.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if isPrintableASCII { return text.utf8.count }
         var total = 0
         for scalar in text.unicodeScalars { total += width(of: scalar) }
         return total
     }
 
     /// `text` cut to at most `cells` display cells, ending in `…` when anything was cut; a
-    /// wide character that would straddle the limit is left out whole.
-    public static func truncated(_ text: String, toWidth cells: Int) -> String {
+    /// wide character that would straddle the limit is left out whole. With `keepingEnd`, the
+    /// start goes instead and `…` begins the text (a path keeps its file name).
+    public static func truncated(_ text: String, toWidth cells: Int, keepingEnd: Bool = false) -> String {
         guard cells > 0 else { return "" }
         if width(text) <= cells { return text }
-        var kept = String.UnicodeScalarView()
+        let scalars = text.unicodeScalars
         var used = 0
-        for scalar in text.unicodeScalars {
-            let cellsOfScalar = width(of: scalar)
-            if used + cellsOfScalar > cells - 1 { break }
-            kept.append(scalar)
-            used += cellsOfScalar
+        if keepingEnd {
+            var start = scalars.endIndex
+            while start > scalars.startIndex {
+                let before = scalars.index(before: start)
+                used += width(of: scalars[before])
+                if used > cells - 1 { break }
+                start = before
+            }
+            return "…" + String(scalars[start...])
         }
-        return String(kept) + "…"
+        var end = scalars.startIndex
+        while end < scalars.endIndex {
+            used += width(of: scalars[end])
+            if used > cells - 1 { break }
+            end = scalars.index(after: end)
+        }
+        return String(scalars[..<end]) + "…"
     }
 
     /// `text` cut to `cells` and padded with spaces to exactly that width (on the right, or on
@@ -68,6 +86,22 @@ public enum TerminalText {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Whether `text` holds a control character, read in UTF-8 bytes (a C1 control is 0xC2
+    /// then 0x80–0x9F) so that a whole listing's text is checked quickly.
+    private static func containsControl(_ text: String, besidesLineBreaks: Bool) -> Bool {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 && !(besidesLineBreaks && byte == 0x0A) || byte == 0x7F || previous == 0xC2 && byte <= 0x9F {
+                    return true
+                }
+                previous = byte
+            }
+            return false
+        }
     }
 
     /// East Asian Wide and Fullwidth characters (Unicode's EastAsianWidth.txt, `W` and `F`),

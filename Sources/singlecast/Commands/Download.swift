@@ -111,8 +111,12 @@ struct DownloadRun {
         }
         let giveUp = try GiveUpTime.resolve(
             option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.foregroundGiveUp)
-        let renderer = ProgressRenderer(mode: json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines))
-        // Live lines are redrawn twice a second even without news: a stall or a countdown shows.
+        let mode: ProgressRenderer.Mode = json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines)
+        let renderer = ProgressRenderer(mode: mode)
+        // Live lines are redrawn at once at a resized terminal's width, and twice a second
+        // even without news: a stall or a countdown shows.
+        let resize = mode == .live ? TTY.onResize { renderer.tick() } : nil
+        defer { resize?.cancel() }
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))

@@ -39,24 +39,26 @@ extension Singlecast {
                 } else {
                     print(
                         downloads.isEmpty
-                            ? "Nothing has been downloaded yet." : DownloadTable.render(downloads, extras: extras, heard: heard))
+                            ? "Nothing has been downloaded yet."
+                            : DownloadTable.render(downloads, extras: extras, heard: heard, width: TTY.outputWidth))
                 }
                 return
             }
-            let live = TTY.isTerminal(stdout: true)
+            let screen = TTY.isTerminal(stdout: true) ? LiveScreen() : nil
+            let resize = screen.map { screen in TTY.onResize { screen.redraw() } }
+            defer { resize?.cancel() }
             let stop = StopFlag()
             _ = try await SignalGuard.run(onSignal: { stop.set() }) {
-                var linesOnScreen = 0
                 while !stop.isSet {
-                    let text = DownloadTable.render(
-                        try await library.downloads(), extras: try await library.extrasByDownload(),
-                        heard: try await library.playbackByEnclosureURL())
-                    if live {
-                        let clear = linesOnScreen > 0 ? "\u{1B}[\(linesOnScreen)F\u{1B}[J" : ""
-                        printNow(clear + text)
-                        linesOnScreen = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                    let downloads = try await library.downloads()
+                    let extras = try await library.extrasByDownload()
+                    let heard = try await library.playbackByEnclosureURL()
+                    if let screen {
+                        screen.show { columns in
+                            DownloadTable.render(downloads, extras: extras, heard: heard, width: columns)
+                        }
                     } else {
-                        printNow(text + "\n")
+                        printNow(DownloadTable.render(downloads, extras: extras, heard: heard, width: nil) + "\n")
                     }
                     try? await Task.sleep(for: .milliseconds(500))
                 }
@@ -150,70 +152,6 @@ struct ExtraJSON: Encodable {
         bytes = file.bytes
         message = file.failure.map(Words.failure)
         error = file.failure
-    }
-}
-
-/// The table `singlecast downloads` prints, with a total line.
-enum DownloadTable {
-    /// With an Extras column (`2 saved, 1 failed`) when any download has transcripts or chapters.
-    static func render(
-        _ downloads: [SinglecastKit.Download], extras: [Int64: [ExtraFile]] = [:], heard: [String: HeardEpisode] = [:],
-        now: Date = Date()
-    ) -> String {
-        let showsExtras = !extras.isEmpty
-        let showsHeard = downloads.contains { heard[$0.enclosureURL] != nil }
-        var table = TextTable(
-            headers: ["ID", "State", "Done", "Bytes", "Speed", "Left"] + (showsHeard ? ["Heard"] : []) + ["Episode", "File"]
-                + (showsExtras ? ["Extras"] : []),
-            rightAligned: [0, 2, 3, 4, 5])
-        for record in downloads {
-            let speed: String =
-                record.isStalled(at: now)
-                ? "stalled" : record.currentBytesPerSecond(at: now).map { Format.bytes(Int64($0)) + "/s" } ?? ""
-            var row: [String] = [
-                String(record.id),
-                record.state == .retrying ? Words.retrying(record, now: now) : record.state.rawValue,
-                record.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "",
-                bytes(record.receivedBytes, of: record.expectedBytes),
-                speed,
-                record.secondsLeft(at: now).map { Format.duration(seconds: Int($0)) } ?? "",
-            ]
-            if showsHeard {
-                row.append(heard[record.enclosureURL].map { EpisodeTable.heardCell($0.playback, duration: $0.duration) } ?? "")
-            }
-            row += [SearchTable.truncate("\(record.podcastTitle): \(record.episodeTitle)", 60), record.file]
-            if showsExtras { row.append(Self.extras(extras[record.id] ?? [])) }
-            table.rows.append(row)
-        }
-        let unfinished = downloads.filter { DownloadLifecycle.isUnfinished($0.state) }
-        let received = unfinished.reduce(0) { $0 + $1.receivedBytes }
-        let expected = unfinished.reduce(0) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
-        let speed = unfinished.reduce(0.0) { $0 + ($1.currentBytesPerSecond(at: now) ?? 0) }
-        let active = unfinished.filter { DownloadLifecycle.isUnderWay($0.state) }.count
-        let completed = downloads.filter { $0.state == .completed }.count
-        let deleted = downloads.filter { $0.state == .deleted }.count
-        var total = "Total: \(completed) completed, \(active) active"
-        if deleted > 0 { total += ", \(deleted) deleted" }
-        if !unfinished.isEmpty {
-            total += ", \(bytes(received, of: expected)) of the unfinished ones"
-            if expected > 0 { total += " (\(Int(Double(received) / Double(expected) * 100))%)" }
-        }
-        if speed > 0 {
-            total += ", \(Format.bytes(Int64(speed)))/s, \(Format.duration(seconds: Int(Double(expected - received) / speed))) left"
-        }
-        return table.render() + "\n" + total
-    }
-
-    private static func extras(_ files: [ExtraFile]) -> String {
-        let saved = files.filter(\.isSaved).count
-        let failed = files.count - saved
-        return [saved > 0 ? "\(saved) saved" : nil, failed > 0 ? "\(failed) failed" : nil].compactMap { $0 }
-            .joined(separator: ", ")
-    }
-
-    private static func bytes(_ received: Int64, of expected: Int64?) -> String {
-        guard let expected, expected > 0 else { return Format.bytes(received) }
-        return "\(Format.bytes(received)) of \(Format.bytes(expected))"
     }
 }
 

@@ -52,7 +52,7 @@ extension Singlecast {
                 print("\(stored.podcast.title) has no episodes.")
             } else {
                 print(stored.podcast.title)
-                print(EpisodeTable.render(entries))
+                print(EpisodeTable.render(entries, width: TTY.outputWidth))
             }
         }
     }

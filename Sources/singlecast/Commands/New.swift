@@ -23,19 +23,20 @@ extension Singlecast {
                 print("No new episodes.")
             } else {
                 let showsHeard = listed.contains { EpisodeTable.hasBeenHeard($0.entry.playback) }
-                var table = TextTable(
-                    headers: ["#", "Date", "Podcast", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"], rightAligned: [0])
+                let headers = ["#", "Date", "Podcast", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"]
+                // On a terminal the titles are cut first, then the podcasts' names.
+                var table = TextTable(headers: headers, rightAligned: [0], shrinking: [headers.count - 1, 2])
                 for (index, item) in listed.enumerated() {
                     let entry = item.entry
                     var row = [
                         String(index + 1), entry.episode.published.map(Format.day) ?? "",
-                        SearchTable.truncate(item.podcast.podcast.title, 30), EpisodeTable.stateCell(entry.download),
+                        item.podcast.podcast.title, EpisodeTable.stateCell(entry.download),
                     ]
                     if showsHeard { row.append(EpisodeTable.heardCell(entry.playback, duration: entry.episode.duration)) }
                     row.append(entry.episode.title)
                     table.rows.append(row)
                 }
-                print(table.render())
+                print(table.render(width: TTY.outputWidth))
             }
         }
     }

@@ -21,20 +21,21 @@ extension Singlecast {
             } else if summaries.isEmpty {
                 print("No subscriptions yet.")
             } else {
+                // On a terminal the titles are cut first, then the statuses (a failure's sentence).
                 var table = TextTable(
                     headers: ["#", "Title", "Episodes", "New", "Unplayed", "Downloaded", "Updated", "Status"],
-                    rightAligned: [0, 2, 3, 4, 5])
+                    rightAligned: [0, 2, 3, 4, 5], shrinking: [1, 7])
                 for summary in summaries {
                     let subscription = summary.podcast.subscription
                     table.rows.append([
-                        "@\(summary.number)", SearchTable.truncate(summary.podcast.podcast.title, 40),
+                        "@\(summary.number)", summary.podcast.podcast.title,
                         String(summary.episodeCount), String(summary.newCount), String(summary.unplayedCount),
                         String(summary.downloadedCount),
                         subscription?.lastSuccessAt.map(Format.day) ?? "",
                         subscription?.lastUpdate.map { Words.status($0.status) } ?? "",
                     ])
                 }
-                print(table.render())
+                print(table.render(width: TTY.outputWidth))
             }
         }
     }

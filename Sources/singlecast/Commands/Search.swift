@@ -50,7 +50,7 @@ extension Singlecast {
             } else if results.isEmpty {
                 print("No podcasts found for \"\(term.joined(separator: " "))\".")
             } else {
-                print(SearchTable.render(results))
+                print(SearchTable.render(results, width: TTY.outputWidth))
             }
         }
     }

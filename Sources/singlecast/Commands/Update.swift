@@ -137,7 +137,7 @@ struct SubscriptionUpdate {
                 for warning in update.warnings { printError("warning: \(Words.warning(warning))") }
                 if live {
                     let failures = failed > 0 ? " … \(failed) failed" : ""
-                    printNow("\u{1B}[2K\rUpdating \(done) of \(total)\(failures)", newline: false)
+                    StandardStreams.write("\u{1B}[2K\rUpdating \(done) of \(total)\(failures)", to: STDOUT_FILENO)
                 } else if !json {
                     printNow(Self.line(update))
                 }
@@ -148,7 +148,7 @@ struct SubscriptionUpdate {
             return results
         }
         if live {
-            printNow("\u{1B}[2K\r", newline: false)
+            StandardStreams.write("\u{1B}[2K\r", to: STDOUT_FILENO)
             for update in results where update.newCount > 0 || update.status != .ok && update.status != .notModified {
                 printNow(Self.line(update))
             }

@@ -2,12 +2,12 @@ import SinglecastKit
 
 /// The numbered list `singlecast episodes` prints.
 enum EpisodeTable {
-    /// With a Heard column (`played`, `23:10 of 1:02:03`) when any episode has been heard.
-    static func render(_ entries: [EpisodeEntry]) -> String {
+    /// With a Heard column (`played`, `23:10 of 1:02:03`) when any episode has been heard;
+    /// fitted to `width` when given, by cutting the titles.
+    static func render(_ entries: [EpisodeEntry], width: Int?) -> String {
         let showsHeard = entries.contains { hasBeenHeard($0.playback) }
-        var table = TextTable(
-            headers: ["#", "Date", "Length", "Size", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"],
-            rightAligned: [0, 2, 3])
+        let headers = ["#", "Date", "Length", "Size", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"]
+        var table = TextTable(headers: headers, rightAligned: [0, 2, 3], shrinking: [headers.count - 1])
         for entry in entries {
             let episode = entry.episode
             var row: [String] = [
@@ -21,7 +21,7 @@ enum EpisodeTable {
             row.append(episode.enclosure == nil ? episode.title + " (no audio)" : episode.title)
             table.rows.append(row)
         }
-        return table.render()
+        return table.render(width: width)
     }
 
     /// Whether a listing shows a Heard cell for this playback.

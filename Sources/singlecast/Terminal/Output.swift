@@ -24,13 +24,13 @@ enum JSONStyle {
 }
 
 /// Writes a line to standard output at once, unbuffered (for output that follows events).
-func printNow(_ line: String, newline: Bool = true) {
-    StandardStreams.write(newline ? line + "\n" : line, to: STDOUT_FILENO)
+func printNow(_ line: String) {
+    StandardStreams.write(words: line + "\n", to: STDOUT_FILENO)
 }
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
-    StandardStreams.write(line + "\n", to: STDERR_FILENO)
+    StandardStreams.write(words: line + "\n", to: STDERR_FILENO)
 }
 
 /// Human-readable figures for tables and progress lines.
@@ -62,37 +62,6 @@ enum Format {
 
     private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : String(value)
-    }
-}
-
-/// A plain text table: columns padded to their widest cell, some aligned right.
-struct TextTable {
-    var headers: [String]
-    var rightAligned: Set<Int> = []
-    var rows: [[String]] = []
-
-    func render() -> String {
-        let all = [headers] + rows
-        // Widths in characters, each cell measured once (a 20,000-row listing stays quick).
-        let cellWidths = all.map { $0.map(\.count) }
-        let widths = headers.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
-        var text = ""
-        for (row, cells) in all.enumerated() {
-            if row > 0 { text += "\n" }
-            for (column, cell) in cells.enumerated() {
-                let padding = widths[column] - cellWidths[row][column]
-                let isLast = column == cells.count - 1
-                if column > 0 { text += "  " }
-                if rightAligned.contains(column) {
-                    text += String(repeating: " ", count: padding)
-                    text += cell
-                } else {
-                    text += cell
-                    if !isLast { text += String(repeating: " ", count: padding) }
-                }
-            }
-        }
-        return text
     }
 }
 

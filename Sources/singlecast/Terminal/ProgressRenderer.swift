@@ -15,6 +15,13 @@ final class ProgressRenderer: Sendable {
         var lastReportedTenth: Int
         /// While waiting for the network: the download as the engine reported it.
         var retrying: SinglecastKit.Download?
+
+        /// What its line shows at `now`.
+        func live(at now: ContinuousClock.Instant) -> LiveDownload {
+            LiveDownload(
+                title: title, received: received, total: total, speed: rate.bytesPerSecond(at: now),
+                stalled: rate.isStalled(at: now), waiting: retrying.map { Words.retrying($0) })
+        }
     }
 
     private struct State {
@@ -23,7 +30,7 @@ final class ProgressRenderer: Sendable {
         var finishedBytes: Int64 = 0
         var failures = 0
         var gaveUp = 0
-        var linesOnScreen = 0
+        var live = LiveArea()
         var lastDraw = ContinuousClock.Instant.now - .seconds(1)
         /// Text produced under the lock, written by ``flush(_:)`` outside it.
         var pending: [(String, descriptor: Int32)] = []
@@ -118,7 +125,8 @@ final class ProgressRenderer: Sendable {
         }
     }
 
-    /// Redraws the live lines, so that a stall or a countdown shows without new events.
+    /// Redraws the live lines, so that a stall or a countdown shows without new events, and at
+    /// a resized terminal's width.
     func tick() {
         guard mode == .live else { return }
         state.withLock { state in
@@ -153,33 +161,30 @@ final class ProgressRenderer: Sendable {
 
     private func say(_ line: String, in state: inout State, toError: Bool = false) {
         if mode == .live { clearLive(&state) }
+        let line = TerminalText.sanitized(line, keepingLineBreaks: true) + "\n"
         if toError {
-            state.pending.append((line + "\n", STDERR_FILENO))
+            state.pending.append((line, STDERR_FILENO))
         } else {
-            write(line + "\n", in: &state)
+            write(line, in: &state)
         }
         if mode == .live { redraw(&state) }
     }
 
     private func clearLive(_ state: inout State) {
-        guard state.linesOnScreen > 0 else { return }
-        write("\u{1B}[\(state.linesOnScreen)F\u{1B}[J", in: &state)
-        state.linesOnScreen = 0
+        write(state.live.clear(columns: TTY.size.columns), in: &state)
     }
 
     private func redraw(_ state: inout State) {
-        clearLive(&state)
-        guard !state.order.isEmpty else { return }
-        let width = TTY.columns
         let now = ContinuousClock.now
-        var lines = state.order.compactMap { state.active[$0] }.map { Self.fit(Self.describe($0, at: now), width) }
-        lines.append(Self.fit(Self.totalLine(state, at: now), width))
-        write(lines.joined(separator: "\n") + "\n", in: &state)
-        state.linesOnScreen = lines.count
+        let size = TTY.size
+        let downloads = state.order.compactMap { state.active[$0] }.map { $0.live(at: now) }
+        let lines = downloads.isEmpty ? [] : Self.liveLines(downloads, width: size.columns, utf8: TTY.isUTF8)
+        write(state.live.draw(lines, columns: size.columns, rows: size.rows), in: &state)
         state.lastDraw = .now
     }
 
     private func write(_ text: String, in state: inout State) {
+        guard !text.isEmpty else { return }
         state.pending.append((text, STDOUT_FILENO))
     }
 
@@ -198,54 +203,69 @@ final class ProgressRenderer: Sendable {
 
     // MARK: - Text
 
+    /// A download as its live line shows it.
+    struct LiveDownload {
+        var title: String
+        var received: Int64
+        var total: Int64?
+        /// Bytes a second over the last few seconds.
+        var speed: Double
+        var stalled = false
+        /// While it waits for the network: why and until when (`retrying in 40 s: connection refused`).
+        var waiting: String?
+    }
+
+    /// The live lines on a terminal `width` columns wide: one per download and a total line, in
+    /// aligned columns (title, percent, bar, bytes, speed, time left), the titles cut to fit.
+    static func liveLines(_ downloads: [LiveDownload], width: Int, utf8: Bool) -> [String] {
+        // The bar gets what the terminal spares: 10 cells at 80 columns, 30 from 120, 4 below 68.
+        let bar = Bar(cells: min(30, max(4, (width - 60) / 2)), utf8: utf8)
+        let total = LiveDownload(
+            title: "Total", received: downloads.reduce(0) { $0 + $1.received },
+            total: downloads.reduce(0) { $0 + ($1.total ?? $1.received) },
+            speed: downloads.reduce(0) { $0 + ($1.waiting == nil ? $1.speed : 0) })
+        let table = TextTable(rightAligned: [1, 3, 4], shrinking: [0, 5], rows: (downloads + [total]).map { cells($0, bar: bar) })
+        return table.render(width: width).components(separatedBy: "\n")
+    }
+
     /// `Title  42%  12.3 MB of 30.1 MB  4.2 MB/s  0:04 left`, with `stalled` instead of the
-    /// speed when nothing arrived for a few seconds, or `waiting for network (retrying in 40 s: …)`.
-    private static func describe(_ active: Active, at now: ContinuousClock.Instant = .now) -> String {
-        var parts = [SearchTable.truncate(active.title, 40)]
-        if let total = active.total, total > 0 {
-            parts.append("\(Int(Double(active.received) / Double(total) * 100))%")
-            parts.append("\(Format.bytes(active.received)) of \(Format.bytes(total))")
-        } else {
-            parts.append(Format.bytes(active.received))
-        }
-        if let retrying = active.retrying {
-            parts.append("waiting for network (\(Words.retrying(retrying)))")
-        } else if active.rate.isStalled(at: now) {
-            parts.append("stalled")
-        } else {
-            let speed = active.rate.bytesPerSecond(at: now)
-            parts.append("\(Format.bytes(Int64(speed)))/s")
-            if let total = active.total, speed > 0 {
-                parts.append("\(Format.duration(seconds: Int(Double(total - active.received) / speed))) left")
-            }
-        }
-        return parts.joined(separator: "  ")
+    /// speed when nothing arrived for a few seconds: the plain line of a download when the
+    /// output is not a terminal, its title whole.
+    private static func describe(_ active: Active) -> String {
+        cells(active.live(at: .now), bar: nil).filter { !$0.isEmpty }.joined(separator: "  ")
     }
 
-    /// The speed of a line that is transferring (not waiting, not stalled).
-    private static func speed(_ active: Active, at now: ContinuousClock.Instant) -> Double {
-        active.retrying == nil ? active.rate.bytesPerSecond(at: now) : 0
+    /// A download's line as cells: title, percent, bar (with one), bytes, speed or `stalled`,
+    /// and the time left, or while it waits for the network when and why it tries again
+    /// (`retrying in 40 s: connection refused`, as `downloads` says it).
+    private static func cells(_ download: LiveDownload, bar: Bar?) -> [String] {
+        var cells = [download.title]
+        if let total = download.total, total > 0 {
+            let fraction = min(1, Double(download.received) / Double(total))
+            cells += ["\(Int(fraction * 100))%", bar?.text(fraction) ?? "", "\(Format.bytes(download.received)) of \(Format.bytes(total))"]
+        } else {
+            cells += ["", "", Format.bytes(download.received)]
+        }
+        if let waiting = download.waiting { return cells + ["", waiting] }
+        if download.stalled { return cells + ["stalled", ""] }
+        let secondsLeft = download.total.flatMap { download.speed > 0 ? Double($0 - download.received) / download.speed : nil }
+        return cells + ["\(Format.bytes(Int64(download.speed)))/s", secondsLeft.map { "\(Format.duration(seconds: Int($0))) left" } ?? ""]
     }
 
-    private static func totalLine(_ state: State, at now: ContinuousClock.Instant) -> String {
-        let actives = state.order.compactMap { state.active[$0] }
-        let received = actives.reduce(0) { $0 + $1.received }
-        let total = actives.reduce(0) { $0 + ($1.total ?? $1.received) }
-        let speed = actives.reduce(0) { $0 + Self.speed($1, at: now) }
-        var parts = ["Total"]
-        if total > 0 { parts.append("\(Int(Double(received) / Double(total) * 100))%") }
-        parts.append("\(Format.bytes(received)) of \(Format.bytes(total))")
-        parts.append("\(Format.bytes(Int64(speed)))/s")
-        if speed > 0 { parts.append("\(Format.duration(seconds: Int(Double(total - received) / speed))) left") }
-        return parts.joined(separator: "  ")
+    /// A progress bar of a fixed number of cells: `━━━━──────` on a UTF-8 terminal, `####------`
+    /// otherwise.
+    private struct Bar {
+        var cells: Int
+        var utf8: Bool
+
+        func text(_ fraction: Double) -> String {
+            let filled = Int(fraction * Double(cells))
+            return String(repeating: utf8 ? "━" : "#", count: filled) + String(repeating: utf8 ? "─" : "-", count: cells - filled)
+        }
     }
 
     private static func tenth(_ received: Int64, _ total: Int64?) -> Int {
         guard let total, total > 0 else { return 0 }
         return Int(min(10, received * 10 / total))
-    }
-
-    private static func fit(_ line: String, _ width: Int) -> String {
-        line.count < width ? line : String(line.prefix(max(1, width - 1)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SinglecastKit
 import Synchronization
 
 /// The one way the executable writes to standard output and standard error: whole buffers with
@@ -61,14 +62,20 @@ enum StandardStreams {
         data.withUnsafeBytes { write($0, to: descriptor) }
     }
 
+    /// Writes words for a person (lines, tables, warnings) without the control characters a
+    /// feed, a server or a file could have put in them; their line breaks stay.
+    static func write(words text: String, to descriptor: Int32) {
+        write(TerminalText.sanitized(text, keepingLineBreaks: true), to: descriptor)
+    }
+
     private static let outputLock = Mutex(())
     private static let errorLock = Mutex(())
 }
 
 /// `print` as the executable's commands use it: through ``StandardStreams``, so that a closed
-/// pipe or a full disk ends the command with a non-zero status. (The standard library's
-/// `print` buffers in stdio and drops a failed write, so the command would exit 0 with its
-/// output cut short.)
+/// pipe or a full disk ends the command with a non-zero status, and words only (see
+/// ``StandardStreams/write(words:to:)``). (The standard library's `print` buffers in stdio and
+/// drops a failed write, so the command would exit 0 with its output cut short.)
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    StandardStreams.write(items.map { "\($0)" }.joined(separator: separator) + terminator, to: STDOUT_FILENO)
+    StandardStreams.write(words: items.map { "\($0)" }.joined(separator: separator) + terminator, to: STDOUT_FILENO)
 }

@@ -9,11 +9,35 @@ enum TTY {
         return isatty(descriptor) == 1 && term != "dumb"
     }
 
-    /// The terminal's width in columns, 80 when unknown.
-    static var columns: Int {
+    /// The terminal's size in cells, 80 × 24 when unknown.
+    static var size: (columns: Int, rows: Int) {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (80, 24) }
+        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : 24)
+    }
+
+    /// The width tables are fitted to: the terminal's when standard output is one, else nil
+    /// (a pipe or a file gets whole values).
+    static var outputWidth: Int? {
+        isatty(STDOUT_FILENO) == 1 ? size.columns : nil
+    }
+
+    /// Whether the locale's characters are UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as
+    /// the C library reads them), so that the terminal shows `━`.
+    static let isUTF8: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let name = locale.lowercased()
+        return name.contains("utf-8") || name.contains("utf8")
+    }()
+
+    /// Calls `handler` each time the terminal is resized (SIGWINCH), until the returned source
+    /// is cancelled.
+    static func onResize(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
     }
 }
 

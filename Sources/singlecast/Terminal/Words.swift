@@ -76,6 +76,31 @@ enum Words {
         }
     }
 
+    /// `HTTP 404`, `host not found`, `no space`: why a download ended in the error state, short
+    /// enough for a table's cell (the whole sentence is ``failure(_:)``).
+    static func shortFailure(_ failure: DownloadError) -> String {
+        switch failure.reason {
+        case .http(let error):
+            switch error.reason {
+            case .unauthorized: return "HTTP 401"
+            case .certificateNotTrusted, .certificateExpired, .certificateWrongHost: return "certificate"
+            case .redirect: return "redirect"
+            case .unsupportedURL: return "not http(s)"
+            case .bodyTooLarge: return "too large"
+            default: return retryReason(failure.retryReason)
+            }
+        case .notAURL: return "not a URL"
+        case .htmlInsteadOfMedia: return "HTML page"
+        case .incomplete: return "incomplete"
+        case .oversized: return "larger than announced"
+        case .unusableRange: return "unusable range"
+        case .serverKeepsEnding: return "server keeps ending"
+        case .noSpace: return "no space"
+        case .fileSystem: return "file system"
+        case .unexpected: return "failed"
+        }
+    }
+
     /// `retrying in 40 s: connection refused` for a download waiting for its next try.
     static func retrying(_ download: Download, now: Date = Date()) -> String {
         let reason = download.retryReason.map { ": " + retryReason($0) } ?? ""

@@ -225,10 +225,12 @@ struct FileTransferTests {
             let final = try await h.transfer.download(
                 h.server.url("/ep.mp3"), to: destination, announcedType: "audio/mpeg", progress: { _ in })
             #expect(try Data(contentsOf: final) == Self.content)
-            // Two requests: the first, stalled until the client goes, ended by the read timeout.
+            // The first request, stalled until the client goes, ended by the read timeout; a
+            // later one resumed from the bytes on disk (on a loaded machine a resume may time
+            // out once more before it is through).
             let requests = h.server.requests(for: "/ep.mp3")
-            #expect(requests.count == 2)
-            #expect(requests.last?.range?.hasPrefix("bytes=") == true)
+            #expect(requests.count >= 2)
+            #expect(requests.dropFirst().contains { $0.range?.hasPrefix("bytes=") == true && $0.range != "bytes=0-" })
         }
     }
 

@@ -26,6 +26,13 @@ import Testing
         #expect(TerminalText.sanitized("Café — 日本") == "Café — 日本")
     }
 
+    @Test func wholeLinesKeepTheirBreaksAndLoseTheirControls() {
+        #expect(TerminalText.sanitized("done: Evil \u{9B}2J\nnext\r\u{1B}[2J", keepingLineBreaks: true) == "done: Evil 2J\nnext [2J")
+        #expect(TerminalText.sanitized("two\nlines", keepingLineBreaks: true) == "two\nlines")
+        // U+00A9 shares the C1 controls' first UTF-8 byte and stays.
+        #expect(TerminalText.sanitized("© 2024\u{85}", keepingLineBreaks: true) == "© 2024")
+    }
+
     @Test func cutsEndInAnEllipsisWithinTheWidth() {
         #expect(TerminalText.truncated("Hello world", toWidth: 8) == "Hello w…")
         #expect(TerminalText.truncated("Hello", toWidth: 5) == "Hello")
@@ -33,6 +40,12 @@ import Testing
         #expect(TerminalText.width(TerminalText.truncated("日本語ポッドキャスト", toWidth: 8)) == 7)
         #expect(TerminalText.truncated("anything", toWidth: 0) == "")
         #expect(TerminalText.truncated("ab", toWidth: 1) == "…")
+    }
+
+    @Test func aCutKeepingTheEndKeepsTheFileName() {
+        #expect(TerminalText.truncated("/home/me/Episodes/Show/Episode One.mp3", toWidth: 16, keepingEnd: true) == "…Episode One.mp3")
+        #expect(TerminalText.truncated("/x/日本語.mp3", toWidth: 9, keepingEnd: true) == "…本語.mp3")
+        #expect(TerminalText.truncated("/x/a.mp3", toWidth: 8, keepingEnd: true) == "/x/a.mp3")
     }
 
     @Test func fittedTextTakesExactlyItsCells() {

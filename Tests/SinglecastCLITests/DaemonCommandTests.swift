@@ -11,7 +11,10 @@ import TestSupport
         #expect(try await show.cli.run(["episodes", show.feedURL]).status == 0)
         let queued = try await show.cli.run(["download", "1-3", "--background"])
         #expect(queued.status == 0, "\(queued.stderr)")
-        #expect(queued.stdout == "queued #1: Episode Three: Café & Résumé\nqueued #2: Episode Two\nqueued #3: Episode One\n")
+        #expect(
+            queued.stdout
+                == "queued #1: Loopback Radio: Episode Three: Café & Résumé\nqueued #2: Loopback Radio: Episode Two\n"
+                + "queued #3: Loopback Radio: Episode One\n")
         let files = [
             ("Episode Three: Café & Résumé.mp3", "three.mp3"), ("Episode Two.mp3", "two.mp3"), ("Episode One.mp3", "one.mp3"),
         ]
@@ -80,7 +83,7 @@ import TestSupport
         show.server.serve(path: "/media/two.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", etag: "\"two.mp3\"")
         show.server.clearRequests()
         let resumed = try await show.cli.run(["resume", "1"])
-        #expect(resumed.stdout == "queued #1: Episode Two\n")
+        #expect(resumed.stdout == "queued #1: Loopback Radio: Episode Two\n")
         let file = show.folder.appendingPathComponent("Episode Two.mp3")
         try await waitUntil { FileManager.default.fileExists(atPath: file.path) }
         #expect(show.server.requests(for: "/media/two.mp3").first?.range == "bytes=\(kept)-")

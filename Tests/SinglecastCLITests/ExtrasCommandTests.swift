@@ -50,7 +50,7 @@ import TestSupport
 
         let first = try await show.cli.run(["download", "1", "--with-extras"])
         #expect(first.status == 0, "a failing extra does not fail the episode")
-        #expect(first.stdout.hasPrefix("queued: Episode Two\ndownloading: Episode Two\n"))
+        #expect(first.stdout.hasPrefix("queued: Loopback Extras: Episode Two\ndownloading: Loopback Extras: Episode Two\n"))
         #expect(
             first.stdout.hasSuffix(
                 "done: \(show.path("Episode Two.mp3"))\n"

@@ -93,7 +93,7 @@ import TestSupport
         let world = try await World.start()
         _ = try await world.printed(["episodes", world.url("/evil.xml")])
         let download = try await world.printed(["download", "1"])
-        #expect(download.contains("queued: Evil 2J Episode\ndownloading: Evil 2J Episode\n") && download.contains("done: "))
+        #expect(download.contains("queued: Evil 2J Show: Evil 2J Episode\ndownloading: Evil 2J Show: Evil 2J Episode\n") && download.contains("done: "))
         #expect(try await world.printed(["downloads"]).contains("Evil 2J Show: Evil 2J Episode"))
         try await world.stop()
     }

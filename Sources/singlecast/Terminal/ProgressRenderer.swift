@@ -68,7 +68,7 @@ final class ProgressRenderer: Sendable {
             case .ownedElsewhere(let record):
                 say(Words.ownedElsewhere(record), in: &state)
             case .queued(let record):
-                if mode == .lines { say("queued: \(record.episodeTitle)", in: &state) }
+                if mode == .lines { say("queued: \(Words.episode(record))", in: &state) }
             case .started(let record):
                 let id = record.id
                 state.active[id] = Active(
@@ -78,7 +78,7 @@ final class ProgressRenderer: Sendable {
                 // A start after a wait for the network keeps its line.
                 if !state.order.contains(id) { state.order.append(id) }
                 let resumed = record.receivedBytes > 0 ? " (resuming at \(Format.bytes(record.receivedBytes)))" : ""
-                say("downloading: \(record.episodeTitle)\(resumed)", in: &state)
+                say("downloading: \(Words.episode(record))\(resumed)", in: &state)
             case .progress(let id, let received, let total):
                 guard var active = state.active[id] else { return }
                 active.retrying = nil

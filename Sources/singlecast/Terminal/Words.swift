@@ -3,10 +3,10 @@ import SinglecastKit
 
 /// The sentences for the values the library returns: one place for each wording.
 enum Words {
-    /// `queued #3: Title`, `already downloaded: PATH`, …
+    /// `queued #3: Podcast: Title`, `already downloaded: PATH`, …
     static func claim(_ claim: DownloadClaim) -> String {
         switch claim {
-        case .claimed(let download): "queued #\(download.id): \(download.episodeTitle)"
+        case .claimed(let download): "queued #\(download.id): \(episode(download))"
         case .alreadyDownloaded(let download): alreadyDownloaded(download)
         case .ownedElsewhere(let download): ownedElsewhere(download)
         }
@@ -74,6 +74,12 @@ enum Words {
         case .tlsHandshake: return "TLS handshake interrupted"
         default: return "host unreachable"
         }
+    }
+
+    /// `Podcast: Title`: a download's episode named with its podcast, as every line about one
+    /// names it (the current podcast may be another).
+    static func episode(_ download: Download) -> String {
+        "\(download.podcastTitle): \(download.episodeTitle)"
     }
 
     /// `HTTP 404`, `host not found`, `no space`: why a download ended in the error state, short

@@ -19,19 +19,22 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Play.self, Played.self, Unplayed.self,
-            Import.self, Export.self, Sync.self,
+            Import.self, Export.self, Sync.self, UI.self,
         ]
     )
 
-    /// Runs the command the arguments name; a library failure it ends with is printed in
-    /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
+    /// Runs the command the arguments name (the terminal UI when there are none and the
+    /// program runs on a terminal); a library failure it ends with is printed in Singlecast's
+    /// words (``Words/error(_:)``), as `Error: …` with exit 1.
     static func main() async {
         Library.prepareProcess()
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
         EarlyLibrary.start(
-            for: Self.self, arguments: Array(CommandLine.arguments.dropFirst()),
+            for: Self.self, arguments: arguments,
             directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await asyncParseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

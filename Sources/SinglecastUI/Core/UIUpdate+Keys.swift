@@ -276,7 +276,7 @@ extension Step {
         case .downloads: url = state.downloads.selected?.enclosureURL
         case .search: url = state.search.results.selected?.feedURL?.absoluteString
         }
-        state.status = url.map { StatusLine(TerminalText.sanitized($0)) } ?? StatusLine(UIWords.noURL)
+        state.status = url.map { StatusLine(TerminalText.sanitized($0.redactingURLPasswords)) } ?? StatusLine(UIWords.noURL)
     }
 
     // MARK: - Subscriptions

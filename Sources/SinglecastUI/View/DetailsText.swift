@@ -25,7 +25,7 @@ enum DetailsText {
         if let download = entry.download, download.state == .completed {
             add("File: " + TerminalText.sanitized(download.file))
         } else if let url = entry.episode.enclosure?.url {
-            add("URL: " + TerminalText.sanitized(url))
+            add("URL: " + TerminalText.sanitized(url.redactingURLPasswords))
         }
         guard let details else { return lines }
         for paragraph in details.notes {

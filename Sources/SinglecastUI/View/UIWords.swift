@@ -72,7 +72,7 @@ enum UIWords {
         case .delete(let title): what = "Cannot delete the file of \(TerminalText.sanitized(title))"
         case .mark(let title): what = "Cannot mark \(TerminalText.sanitized(title))"
         case .refresh: what = "The refresh failed"
-        case .subscribe(let url): what = "Cannot subscribe to \(TerminalText.sanitized(url))"
+        case .subscribe(let url): what = "Cannot subscribe to \(TerminalText.sanitized(url.redactingURLPasswords))"
         case .unsubscribe(let title): what = "Cannot unsubscribe from \(title)"
         case .search(let term): what = "The directory search for “\(TerminalText.sanitized(term))” failed"
         case .read: what = "Cannot read the library"
@@ -88,7 +88,7 @@ enum UIWords {
         case PlayerError.configuredPlayerMissing(let path):
             "SINGLECAST_PLAYER names \(path), which does not exist or cannot be run"
         case ListeningError.noAudio: "it has no audio file"
-        default: TerminalText.sanitized(String(describing: error))
+        default: TerminalText.sanitized(String(describing: error).redactingURLPasswords)
         }
     }
 }

@@ -71,6 +71,25 @@ import TestSupport
         #expect(try await ui.waitForExit() == 0)
     }
 
+    @Test func theDirectorySearchFindsAShowAndSubscribesToIt() async throws {
+        let show = try await LoopbackShow.start()
+        defer { Task { try? await show.stop() } }
+        let ui = try await TmuxUI.start(show.cli)
+        defer { ui.stop() }
+        try await ui.waitFor("No subscriptions")
+        try ui.press("5")
+        try ui.type("accidental")
+        try ui.press("Enter")
+        try await ui.waitFor("Technik & Zufall")
+        // The third result is the one whose feed the local server serves.
+        try ui.press("j", "j", "a")
+        try await ui.waitFor("Subscribed to Loopback Radio.")
+        try ui.press("1")
+        try await ui.waitFor("Episode Two")
+        try ui.press("q")
+        #expect(try await ui.waitForExit() == 0)
+    }
+
     @Test func resizingRedrawsAndATooSmallWindowSaysSo() async throws {
         let show = try await LoopbackShow.start()
         defer { Task { try? await show.stop() } }

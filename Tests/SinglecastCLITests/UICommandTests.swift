@@ -18,19 +18,16 @@ import TestSupport
     @Test func navigatePlayPauseSeekAndQuitSavingThePosition() async throws {
         let show = try await ListeningShow.start()
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Private Talk")
         defer { ui.stop() }
-        try await ui.waitFor("Private Talk")
         try ui.press("Tab", "j")
         try await ui.waitUntilScreen { $0.contains { $0.hasSuffix("│2024-07-02 · 2:00 · 1.9 MB") } }
         // The password of a private feed's URL is never shown.
         try await ui.waitFor("http://listener:***@127.0.0.1")
-        try ui.press("k", "Enter")
+        try ui.press("k")
+        // Enter plays from the details pane as from the episodes pane.
+        let (_, player) = try await playFirstEpisode(ui)
         try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Long Talk") && $0.contains("/ 2:00") } }
-        let singlecast = try #require(try ui.singlecastProcess())
-        let player = try #require(TestProcess.children(of: singlecast).first)
-        #expect(try TestProcess.procText(player, "cmdline").contains("mpv --ao=null"))
         try ui.press("p")
         try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("⏸ Long Talk") } }
         try ui.press("f")
@@ -48,10 +45,8 @@ import TestSupport
     @Test func downloadMarkPlayedFilterAndSeeTheCommandLinesChanges() async throws {
         let show = try await LoopbackShow.start()
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Episode Two")
         defer { ui.stop() }
-        try await ui.waitFor("Episode Two")
         try ui.press("Tab", "j", "s")
         try await ui.waitUntilScreen { $0.contains { $0.contains("Episode Two") && $0.contains("downloaded") } }
         #expect(fileSize(show.folder.appendingPathComponent("Episode Two.mp3")) == 200_000)
@@ -93,10 +88,8 @@ import TestSupport
     @Test func resizingRedrawsAndATooSmallWindowSaysSo() async throws {
         let show = try await LoopbackShow.start()
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Loopback Radio")
         defer { ui.stop() }
-        try await ui.waitFor("Loopback Radio")
         try ui.resize(width: 50, height: 20)
         try await ui.waitFor("The window is too small")
         try ui.resize(width: 90, height: 20)
@@ -144,16 +137,11 @@ import TestSupport
     func aSignalWhilePlayingRestoresTheTerminalStopsMpvAndSavesThePosition(signal: String, status: Int32) async throws {
         let show = try await ListeningShow.start()
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Private Talk")
         defer { ui.stop() }
-        try await ui.waitFor("Private Talk")
-        try ui.press("Tab", "Enter")
-        try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Long Talk") } }
+        let (singlecast, player) = try await playFirstEpisode(ui)
         try ui.press("f")
         try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Long Talk") && $0.contains(" 0:3") } }
-        let singlecast = try #require(try ui.singlecastProcess())
-        let player = try #require(TestProcess.children(of: singlecast).first)
         kill(singlecast, signal == "TERM" ? SIGTERM : SIGHUP)
         #expect(try await ui.waitForExit() == status)
         #expect(await TestProcess.waitUntilGone(player))
@@ -164,14 +152,9 @@ import TestSupport
     @Test func mpvDyingIsALineAndTheUIGoesOn() async throws {
         let show = try await ListeningShow.start()
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Private Talk")
         defer { ui.stop() }
-        try await ui.waitFor("Private Talk")
-        try ui.press("Tab", "Enter")
-        try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Long Talk") } }
-        let singlecast = try #require(try ui.singlecastProcess())
-        let player = try #require(TestProcess.children(of: singlecast).first)
+        let (_, player) = try await playFirstEpisode(ui)
         kill(player, SIGKILL)
         try await ui.waitFor("mpv stopped unexpectedly")
         try ui.press("j")
@@ -183,13 +166,30 @@ import TestSupport
     @Test func aMissingPlayerIsALineAndTheUIGoesOn() async throws {
         let show = try await ListeningShow.start(environment: ["SINGLECAST_PLAYER": "/nonexistent/mpv"])
         defer { Task { try? await show.stop() } }
-        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
-        let ui = try await TmuxUI.start(show.cli)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Private Talk")
         defer { ui.stop() }
-        try await ui.waitFor("Private Talk")
         try ui.press("Tab", "Enter")
         try await ui.waitFor("SINGLECAST_PLAYER names /nonexistent/mpv")
         try ui.press("q")
         #expect(try await ui.waitForExit() == 0)
+    }
+
+    /// Subscribes `cli`'s library to `feedURL` and opens the UI on it, once the screen shows `text`
+    /// (an episode: the keys then find the list read).
+    private func openUI(_ cli: CLI, subscribedTo feedURL: String, showing text: String) async throws -> TmuxUI {
+        #expect(try await cli.run(["subscribe", feedURL]).status == 0)
+        let ui = try await TmuxUI.start(cli)
+        try await ui.waitFor(text)
+        return ui
+    }
+
+    /// Plays the first episode from the episodes pane; returns `singlecast` and its mpv.
+    private func playFirstEpisode(_ ui: TmuxUI) async throws -> (singlecast: pid_t, player: pid_t) {
+        try ui.press("Tab", "Enter")
+        try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Long Talk") } }
+        let singlecast = try #require(try ui.singlecastProcess())
+        let player = try #require(TestProcess.children(of: singlecast).first)
+        #expect(try TestProcess.procText(player, "cmdline").contains("mpv --ao=null"))
+        return (singlecast, player)
     }
 }

@@ -125,16 +125,13 @@ struct Step {
         case .position(let position):
             playing.position = position
             playing.reportedAt = now
-        case .paused(let position):
-            playing.isPaused = true
+        case .paused(let position), .resumed(let position):
+            let isPaused = if case .paused = event { true } else { false }
+            playing.isPaused = isPaused
             playing.position = position
             playing.reportedAt = now
-            commands.append(.setTicking(false))
-        case .resumed(let position):
-            playing.isPaused = false
-            playing.position = position
-            playing.reportedAt = now
-            commands.append(.setTicking(true))
+            // The clock ticks only while the position moves.
+            commands.append(.setTicking(!isPaused))
         case .speedChanged(let speed):
             playing.position = playing.position(at: now)
             playing.reportedAt = now

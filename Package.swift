@@ -23,9 +23,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         // ncurses with wide characters, for the terminal UI (its shim reaches what macros hide).
+        // Its flags come from the shim, not pkg-config (whose `-D_XOPEN_SOURCE=600` SwiftPM refuses).
         .systemLibrary(
             name: "CNcursesw",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
         // Starts the player as a child that dies with its parent (PR_SET_PDEATHSIG).

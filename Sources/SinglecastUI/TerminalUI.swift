@@ -13,11 +13,14 @@ public enum TerminalUI {
         public var library: Library
         public var libraryDirectory: URL
         public var environment: [String: String]
+        /// The `singlecast` program, to start the daemon with.
+        public var executablePath: String
 
-        public init(library: Library, libraryDirectory: URL, environment: [String: String]) {
+        public init(library: Library, libraryDirectory: URL, environment: [String: String], executablePath: String) {
             self.library = library
             self.libraryDirectory = libraryDirectory
             self.environment = environment
+            self.executablePath = executablePath
         }
 
         /// The iTunes Search API's base URL: `SINGLECAST_ITUNES_URL`, else Apple's.
@@ -63,12 +66,14 @@ public enum TerminalUI {
         opened.screen.draw(drawn)
         for command in UIUpdate.startCommands { commandInput.yield(command) }
         var status: Int32 = 0
+        var downloadsAtQuit = DownloadsAtQuit.pause
         loop: for await message in messages {
             let (next, commandsToRun) = UIUpdate.update(state, message)
             state = next
             for command in commandsToRun {
-                if case .quit(let code) = command {
+                if case .quit(let code, let downloads) = command {
                     status = code
+                    downloadsAtQuit = downloads
                     break loop
                 }
                 commandInput.yield(command)
@@ -79,7 +84,7 @@ public enum TerminalUI {
                 drawn = frame
             }
         }
-        commandInput.yield(.quit(status: status))
+        commandInput.yield(.quit(status: status, downloads: downloadsAtQuit))
         commandInput.finish()
         await worker.value
         watch.stop()

@@ -101,9 +101,11 @@ struct TmuxUI {
         return status
     }
 
-    /// Ends the tmux server.
+    /// Ends the tmux server and removes its socket.
     func stop() {
         _ = try? tmux(["kill-server"])
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(folder)/tmux-\(getuid())/\(socket)")
     }
 
     /// Runs tmux to its end and returns what it printed. It is spawned with no signal blocked

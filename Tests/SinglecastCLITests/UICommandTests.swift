@@ -66,6 +66,31 @@ import TestSupport
         #expect(try await ui.waitForExit() == 0)
     }
 
+    @Test(arguments: ["p", "d"])
+    func quittingWithADownloadRunningAsksWhetherToPauseItOrHandItToTheDaemon(answer: String) async throws {
+        let show = try await LoopbackShow.start()
+        defer { Task { try? await show.stop() } }
+        show.server.serve(path: "/media/one.mp3", generatedSize: 3_000_000, contentType: "audio/mpeg", bytesPerSecond: 1_000_000)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Episode One")
+        defer { ui.stop() }
+        try ui.press("Tab", "j", "j", "s")
+        try await ui.waitUntilScreen { $0.contains { $0.contains("Episode One") && $0.contains("↓") } }
+        try ui.press("q")
+        try await ui.waitFor("Downloads are running here: d hands them to the daemon, p pauses them")
+        try ui.press(answer)
+        #expect(try await ui.waitForExit() == 0)
+        if answer == "p" {
+            #expect(try await show.downloadStates() == ["paused"])
+            return
+        }
+        let file = show.folder.appendingPathComponent("Episode One.mp3")
+        try await waitUntil { fileSize(file) == 3_000_000 }
+        let lock = try String(contentsOf: show.cli.home.appendingPathComponent("daemon.lock"), encoding: .utf8)
+        let daemon = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(daemon, SIGTERM)
+        try await waitUntil { kill(daemon, 0) != 0 }
+    }
+
     @Test func theDirectorySearchFindsAShowAndSubscribesToIt() async throws {
         let show = try await LoopbackShow.start()
         defer { Task { try? await show.stop() } }
@@ -97,6 +122,20 @@ import TestSupport
             lines.contains { $0.contains("Podcasts (1)") } && lines.allSatisfy { $0.count <= 90 }
                 && !lines.contains { $0.contains("too small") }
         }
+        try ui.press("q")
+        #expect(try await ui.waitForExit() == 0)
+    }
+
+    @Test func aLocaleThatIsNotUTF8GetsASCIIAndNoColorNone() async throws {
+        let show = try await LoopbackShow.start()
+        defer { Task { try? await show.stop() } }
+        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
+        let ui = try await TmuxUI.start(show.cli, environment: ["LANG": "C", "NO_COLOR": "1"])
+        defer { ui.stop() }
+        let lines = try await ui.waitFor("Episode Two")
+        let row = try #require(lines.first { $0.contains("Loopback Radio") && $0.contains("Episode Three") })
+        #expect(row.contains("*1|* Episode Three: Caf? & R?~ 1:02:03"))
+        #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
         try ui.press("q")
         #expect(try await ui.waitForExit() == 0)
     }

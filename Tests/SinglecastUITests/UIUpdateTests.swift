@@ -25,7 +25,7 @@ import Testing
         let (state, commands) = UIFixtures.run(UIFixtures.browsing(), [.key(.right)] + UIFixtures.keys("jj"))
         #expect(state.focus == .episodes)
         #expect(state.episodes.selected?.id == 3)
-        #expect(commands == [.loadDetails(episodeID: 2), .loadDetails(episodeID: 3)])
+        #expect(commands == [.loadDetails(UIFixtures.entry(2, "Episode 2")), .loadDetails(UIFixtures.entry(3, "Episode 3"))])
         let (last, _) = UIFixtures.run(state, UIFixtures.keys("G"))
         #expect(last.episodes.selected?.id == 5)
         let (first, _) = UIFixtures.run(last, UIFixtures.keys("g"))
@@ -49,7 +49,7 @@ import Testing
         let (loaded, more) = UIFixtures.run(
             end, [.episodesLoaded(EpisodeWindow(podcastID: 1, filter: "", start: expectedStart, total: 20_000, entries: window))])
         #expect(loaded.episodes.selected?.id == 20_000)
-        #expect(more == [.loadDetails(episodeID: 20_000)])
+        #expect(more == [.loadDetails(window.last!)])
     }
 
     @Test func enterPlaysAndThePlayerKeysDriveIt() {
@@ -110,6 +110,17 @@ import Testing
         #expect(UIFixtures.run(state, UIFixtures.keys("q")).1 == [.quit(status: 0)])
         #expect(UIFixtures.run(state, [.key(.interrupt)]).1 == [.quit(status: 0)])
         #expect(UIFixtures.run(state, [.signal(15)]).1 == [.quit(status: 143)])
+    }
+
+    @Test func quittingWithDownloadsRunningHereAsksWhatBecomesOfThem() {
+        let (state, _) = UIFixtures.run(UIFixtures.browsing(), [.localDownloads(2)])
+        let (asked, none) = UIFixtures.run(state, UIFixtures.keys("q"))
+        #expect(none.isEmpty && asked.input?.purpose == .quitWithDownloads)
+        #expect(UIFixtures.run(asked, UIFixtures.keys("d")).1 == [.quit(status: 0, downloads: .handToDaemon)])
+        #expect(UIFixtures.run(asked, UIFixtures.keys("p")).1 == [.quit(status: 0, downloads: .pause)])
+        let (stayed, nothing) = UIFixtures.run(asked, [.key(.escape)])
+        #expect(nothing.isEmpty && stayed.input == nil)
+        #expect(UIFixtures.run(state, [.signal(1)]).1 == [.quit(status: 129)])
     }
 
     @Test func unsubscribingAsksFirst() {

@@ -157,8 +157,9 @@ public final class EpisodeListening: Sendable {
         return .stream(url)
     }
 
-    /// The chapters saved beside the episode's file (`download --with-extras`), if any.
-    static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
+    /// The chapters saved beside the episode's file (`download --with-extras`), if any: what
+    /// the player is given, and what a front end lists.
+    public static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
         guard let download = entry.download,
             let saved = try await library.extrasByDownload()[download.id]?.first(where: { $0.extra.kind == .chapters && $0.isSaved })
         else { return [] }

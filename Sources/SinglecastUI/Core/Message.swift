@@ -29,6 +29,8 @@ public enum Message: Sendable {
     case searchFinished(term: String, [SearchResult])
     case subscribed(StoredPodcast)
     case unsubscribed(title: String)
+    /// How many downloads run in the UI's own process now.
+    case localDownloads(Int)
     /// A download was handed on: to the daemon or to this process's own downloads.
     case downloadQueued(title: String, toDaemon: Bool)
     case fileDeleted(title: String, deleted: Bool)

@@ -3,9 +3,9 @@ import SinglecastKit
 
 /// Show notes (HTML or plain text) as paragraphs of plain text and the links they hold.
 enum ShowNotes {
-    static func details(episodeID: Int64, description: String?) -> EpisodeDetails {
+    static func details(episodeID: Int64, description: String?, chapters: [PlaybackChapter] = []) -> EpisodeDetails {
         let (notes, links) = plainText(description ?? "")
-        return EpisodeDetails(episodeID: episodeID, notes: notes, links: links)
+        return EpisodeDetails(episodeID: episodeID, notes: notes, links: links, chapters: chapters)
     }
 
     /// Tags that end a paragraph or a line.

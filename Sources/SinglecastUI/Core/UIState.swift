@@ -43,6 +43,8 @@ public struct UIState: Equatable, Sendable {
     public var playing: NowPlaying?
     public var sleepTimer = SleepTimer.off
     public var showsHelp = false
+    /// How many downloads run in the UI's own process (quitting asks what becomes of them).
+    public var localDownloads = 0
     /// The podcasts being refreshed now.
     public var refreshing: Set<Int64> = []
     /// Seconds on a monotonic clock, as the last tick said (the sleep timer's and the
@@ -204,11 +206,14 @@ public struct EpisodeDetails: Equatable, Sendable {
     public var notes: [String]
     /// The links the show notes hold, in order.
     public var links: [String]
+    /// The chapters saved with the episode's file.
+    public var chapters: [PlaybackChapter]
 
-    public init(episodeID: Int64, notes: [String], links: [String]) {
+    public init(episodeID: Int64, notes: [String], links: [String], chapters: [PlaybackChapter] = []) {
         self.episodeID = episodeID
         self.notes = notes
         self.links = links
+        self.chapters = chapters
     }
 }
 
@@ -230,6 +235,8 @@ public struct TextInput: Equatable, Sendable {
         case filter
         /// `d`: yes or no to unsubscribing from this podcast.
         case confirmUnsubscribe(podcastID: Int64, title: String)
+        /// `q` while downloads run here: hand them to the daemon, or pause them.
+        case quitWithDownloads
     }
 
     public var purpose: Purpose

@@ -49,8 +49,13 @@ extension Step {
 
     private var page: Int { max(1, layout.listRows - 1) }
 
+    /// Quits, first asking what becomes of the downloads running here, if any.
     private mutating func quit() {
-        commands.append(.quit(status: 0))
+        if state.localDownloads > 0 {
+            state.input = TextInput(purpose: .quitWithDownloads)
+        } else {
+            commands.append(.quit(status: 0))
+        }
     }
 
     private mutating func switchScreen(to screen: UIState.Screen) {
@@ -159,6 +164,15 @@ extension Step {
 
     private mutating func typeIntoInput(_ key: Key) {
         guard var input = state.input else { return }
+        if input.purpose == .quitWithDownloads {
+            state.input = nil
+            switch key {
+            case .character("d"): commands.append(.quit(status: 0, downloads: .handToDaemon))
+            case .character("p"): commands.append(.quit(status: 0, downloads: .pause))
+            default: break
+            }
+            return
+        }
         if case .confirmUnsubscribe(let id, let title) = input.purpose {
             state.input = nil
             if key == .character("y") || key == .character("Y") {

@@ -94,6 +94,8 @@ struct Step {
         case .unsubscribed(let title):
             state.status = StatusLine(UIWords.unsubscribed(title))
             commands.append(.loadPodcasts)
+        case .localDownloads(let count):
+            state.localDownloads = count
         case .downloadQueued(let title, let toDaemon):
             state.status = StatusLine(UIWords.downloadQueued(title, toDaemon: toDaemon))
         case .fileDeleted(let title, let deleted):
@@ -196,13 +198,13 @@ struct Step {
 
     /// After the selected episode changed: its details are read.
     mutating func episodeSelectionChanged(from previousID: Int64?) {
-        let current = selectedEpisode?.id
-        guard current != previousID else { return }
-        if state.details?.episodeID != current {
+        let current = selectedEpisode
+        guard current?.id != previousID else { return }
+        if state.details?.episodeID != current?.id {
             state.details = nil
             state.detailsScroll = 0
         }
-        if let current { commands.append(.loadDetails(episodeID: current)) }
+        if let current { commands.append(.loadDetails(current)) }
     }
 
     private mutating func loadEpisodes(podcastID: Int64, start: Int) {

@@ -20,6 +20,8 @@ actor Effects {
     private var ticker: Task<Void, Never>?
     private var session: HTTPSession?
     private var engine: DownloadEngine?
+    /// The downloads this process runs or queues, by id, with what was asked for.
+    private var localDownloads: [Int64: DownloadRequest] = [:]
     private var buffer: ProgressBuffer?
     private var hasSentTitles = false
     /// A read of the podcasts runs; another was asked for meanwhile.
@@ -42,10 +44,11 @@ actor Effects {
                     podcastID: podcastID, titleContaining: filter, start: start, limit: limit)
                 effects.send(.episodesLoaded(EpisodeWindow(podcastID: podcastID, filter: filter, start: start, total: page.total, entries: page.entries)))
             }
-        case .loadDetails(let episodeID):
+        case .loadDetails(let entry):
             spawn(failing: .read) { effects in
-                let description = try await effects.library.episodeDescription(id: episodeID)
-                effects.send(.detailsLoaded(ShowNotes.details(episodeID: episodeID, description: description)))
+                let description = try await effects.library.episodeDescription(id: entry.id)
+                let chapters = try await EpisodeListening.chapters(of: entry, library: effects.library)
+                effects.send(.detailsLoaded(ShowNotes.details(episodeID: entry.id, description: description, chapters: chapters)))
             }
         case .loadNewEpisodes:
             spawn(failing: .read) { effects in effects.send(.newEpisodesLoaded(try await effects.library.newEpisodes())) }
@@ -92,8 +95,8 @@ actor Effects {
                 let search = PodcastSearch(session: await effects.httpSession(), baseURL: effects.configuration.searchBaseURL)
                 effects.send(.searchFinished(term: term, try await search.search(term: term)))
             }
-        case .quit:
-            await shutDown()
+        case .quit(_, let downloads):
+            await shutDown(downloads: downloads)
         }
     }
 
@@ -198,8 +201,16 @@ actor Effects {
             send(.downloadQueued(title: entry.episode.title, toDaemon: true))
             return
         }
-        _ = try await downloadEngine().enqueue([request])
+        for claim in try await downloadEngine().enqueue([request]) {
+            if case .claimed(let download) = claim { localDownloads[download.id] = request }
+        }
+        send(.localDownloads(localDownloads.count))
         send(.downloadQueued(title: entry.episode.title, toDaemon: false))
+    }
+
+    private func downloadEnded(_ id: Int64) {
+        guard localDownloads.removeValue(forKey: id) != nil else { return }
+        send(.localDownloads(localDownloads.count))
     }
 
     private func progressBuffer() async throws -> ProgressBuffer {
@@ -213,7 +224,14 @@ actor Effects {
     private func downloadEngine() async throws -> DownloadEngine {
         if let engine { return engine }
         let made = DownloadEngine(
-            buffer: try await progressBuffer(), transfer: FileTransfer(session: httpSession()), giveUp: .interrupt)
+            buffer: try await progressBuffer(), transfer: FileTransfer(session: httpSession()), giveUp: .interrupt,
+            events: { [weak self] event in
+                switch event {
+                case .completed(let download), .failed(let download), .stopped(let download):
+                    Task { await self?.downloadEnded(download.id) }
+                default: break
+                }
+            })
         engine = made
         return made
     }
@@ -237,11 +255,21 @@ actor Effects {
     // MARK: - The end
 
     /// Stops everything: the episode playing (its position saved, mpv gone), this process's
-    /// downloads (resumable: their partial files kept), the timers and the network.
-    private func shutDown() async {
+    /// downloads (paused, their partial files kept, and handed to the daemon when asked), the
+    /// timers and the network.
+    private func shutDown(downloads: DownloadsAtQuit) async {
         setTicking(false)
         await stopListening()
-        if let engine { await engine.stopAll() }
+        let running = localDownloads
+        if let engine {
+            for id in running.keys { _ = try? await engine.stop(id: id, on: .pause) }
+            await engine.stopAll()
+        }
+        if downloads == .handToDaemon && !running.isEmpty {
+            let daemon = DaemonClient(libraryDirectory: configuration.libraryDirectory, environment: configuration.environment)
+            _ = try? await daemon.sendStartingDaemon(
+                ControlRequest(command: .enqueue, downloads: Array(running.values)), executable: configuration.executablePath)
+        }
         try? await session?.shutdown()
         session = nil
     }

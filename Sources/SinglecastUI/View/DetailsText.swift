@@ -32,6 +32,11 @@ enum DetailsText {
             lines.append(Line(text: ""))
             add(paragraph)
         }
+        if !details.chapters.isEmpty {
+            lines.append(Line(text: ""))
+            add("Chapters:", style: .bold)
+            for chapter in details.chapters { add(UIFormat.duration(chapter.start) + " " + TerminalText.sanitized(chapter.title)) }
+        }
         if !details.links.isEmpty {
             lines.append(Line(text: ""))
             add("Links:", style: .bold)

@@ -50,6 +50,8 @@ public enum UIView {
             case .feedURL: prompt = "Feed URL (Enter subscribes, Esc cancels): "
             case .filter: prompt = "Filter: "
             case .confirmUnsubscribe(_, let title): prompt = "Unsubscribe from \(title)? Its files are kept. (y/n) "
+            case .quitWithDownloads:
+                prompt = "Downloads are running here: d hands them to the daemon, p pauses them, Esc stays. "
             }
             let used = canvas.put(prompt, x: area.x, y: area.y, style: .bold)
             canvas.put(input.text + "▏", x: area.x + used, y: area.y)

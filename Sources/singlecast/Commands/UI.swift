@@ -27,7 +27,8 @@ extension Singlecast {
             global.silenceLogging()
             let library = try await global.openLibrary()
             let configuration = TerminalUI.Configuration(
-                library: library, libraryDirectory: global.libraryDirectory, environment: global.environment)
+                library: library, libraryDirectory: global.libraryDirectory, environment: global.environment,
+                executablePath: global.executablePath)
             guard let status = await TerminalUI.run(configuration) else {
                 throw CommandFailure(
                     message: "the terminal (TERM=\(global.environment["TERM"] ?? "")) cannot show the UI: ncurses does not know it")

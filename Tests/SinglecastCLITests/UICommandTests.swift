@@ -39,7 +39,7 @@ import TestSupport
         #expect(await TestProcess.waitUntilGone(player))
         let episode = try await show.episodes()[0]
         let position = try #require(episode["position"] as? Double)
-        #expect(position >= 30 && position < 40, "saved at \(position)")
+        #expect(position >= 29 && position < 40, "saved at \(position)")  // mpv lands a seek to 30 within a frame of it
     }
 
     @Test func downloadMarkPlayedFilterAndSeeTheCommandLinesChanges() async throws {
@@ -185,7 +185,7 @@ import TestSupport
         #expect(try await ui.waitForExit() == status)
         #expect(await TestProcess.waitUntilGone(player))
         let position = try #require(try await show.episodes()[0]["position"] as? Double)
-        #expect(position >= 30)
+        #expect(position >= 29, "saved at \(position)")
     }
 
     @Test func mpvDyingIsALineAndTheUIGoesOn() async throws {

@@ -73,16 +73,6 @@ public struct Canvas: Equatable, Sendable {
         return column - x
     }
 
-    /// Fills `area` with blanks of `style`.
-    public mutating func clear(_ area: Rect, style: CellStyle = []) {
-        let clipped = area.intersection(bounds)
-        for y in clipped.y..<clipped.y + clipped.height {
-            for x in clipped.x..<clipped.x + clipped.width {
-                cells[y * width + x] = Cell(text: " ", style: style)
-            }
-        }
-    }
-
     /// Adds `style` to every cell of `area` (a selected row's highlight).
     public mutating func addStyle(_ style: CellStyle, to area: Rect) {
         let clipped = area.intersection(bounds)

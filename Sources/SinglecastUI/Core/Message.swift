@@ -19,8 +19,6 @@ public enum Message: Sendable {
     case downloadsLoaded([Download])
     /// Another process (or this one) wrote to the library.
     case libraryChanged
-    /// The player started on an episode; its events follow.
-    case listeningStarted(episodeID: Int64)
     /// What the player did, at `now` on the clock of ``tick(now:)``.
     case listening(episodeID: Int64, ListeningEvent, now: Double)
     /// A refresh of these podcasts began.

@@ -64,8 +64,6 @@ struct Step {
             clampCursors()
         case .libraryChanged:
             reloadAfterChange()
-        case .listeningStarted:
-            break
         case .listening(let episodeID, let event, let now):
             state.now = max(state.now, now)
             guard state.playing?.episodeID == episodeID else { return }

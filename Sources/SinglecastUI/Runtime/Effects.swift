@@ -144,7 +144,6 @@ actor Effects {
                 environment: configuration.environment)
             let started = try await EpisodeListening.start(entry, of: podcast, library: library, player: player)
             listening = started
-            send(.listeningStarted(episodeID: entry.id))
             let send = send
             let clock = clock
             let isShown = Switch()

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "singlecast", targets: ["singlecast"]),
         .library(name: "SinglecastKit", targets: ["SinglecastKit"]),
+        .library(name: "SinglecastUI", targets: ["SinglecastUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +21,12 @@ let package = Package(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        // ncurses with wide characters, for the terminal UI (its shim reaches what macros hide).
+        // Its flags come from the shim, not pkg-config (whose `-D_XOPEN_SOURCE=600` SwiftPM refuses).
+        .systemLibrary(
+            name: "CNcursesw",
+            providers: [.apt(["libncurses-dev"])]
         ),
         // Starts the player as a child that dies with its parent (PR_SET_PDEATHSIG).
         .target(name: "CSpawn"),
@@ -42,10 +49,17 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
+        // The terminal UI: a state value, an update function, a view drawn into a canvas, and
+        // the terminal side over ncursesw.
+        .target(
+            name: "SinglecastUI",
+            dependencies: ["SinglecastKit", "CNcursesw"]
+        ),
         .executableTarget(
             name: "singlecast",
             dependencies: [
                 "SinglecastKit",
+                "SinglecastUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The reason phrases of HTTP statuses, for the words of HTTP failures.
@@ -83,6 +97,10 @@ let package = Package(
         .testTarget(
             name: "SinglecastKitTests",
             dependencies: ["SinglecastKit", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SinglecastUITests",
+            dependencies: ["SinglecastUI", "TestSupport"]
         ),
         .testTarget(
             name: "SinglecastCLITests",

@@ -19,24 +19,26 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Play.self, Played.self, Unplayed.self,
-            Import.self, Export.self, Sync.self,
+            Import.self, Export.self, Sync.self, UI.self,
         ]
     )
 
-    /// Runs the command the arguments name; a library failure it ends with is printed in
-    /// Singlecast's words (``Words/error(_:)``), as `Error: …` with exit 1.
+    /// Runs the command the arguments name (the terminal UI when there are none and the
+    /// program runs on a terminal); a library failure it ends with is printed in Singlecast's
+    /// words (``Words/error(_:)``), as `Error: …` with exit 1.
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
         if let message = UnknownCommand.message(for: arguments, commands: configuration.subcommands.map { $0._commandName }) {
             printError("Error: \(message)")
             exit(withError: ExitCode.validationFailure)
         }
         Library.prepareProcess()
+        if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
         EarlyLibrary.start(
             for: Self.self, arguments: arguments,
             directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await asyncParseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

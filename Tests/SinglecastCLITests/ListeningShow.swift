@@ -62,9 +62,10 @@ struct ListeningShow {
         return run
     }
 
-    /// The episodes of the current podcast as `episodes --json` lists them.
+    /// The show's episodes as `episodes --json` lists them (named by its feed: a subscription
+    /// is not made the current podcast).
     func episodes() async throws -> [[String: Any]] {
-        let result = try await cli.run(["episodes", "--json"])
+        let result = try await cli.run(["episodes", feedURL, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return try #require(object?["episodes"] as? [[String: Any]])
     }

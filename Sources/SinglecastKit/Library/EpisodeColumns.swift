@@ -345,6 +345,11 @@ enum EpisodeColumns {
             playback: Playback(position: row[4], playedAt: (row[5] as Double?).map(Date.init(timeIntervalSince1970:))))
     }
 
+    /// The index of the enclosure URL in a row selected with ``entrySelection()``.
+    static var enclosureURLIndex: Int {
+        entryBookkeeping.count + listedFields.firstIndex { $0.name == "enclosureURL" }!
+    }
+
     /// How many columns ``entrySelection()`` selects: a query's own columns come after them.
     static var entryColumnCount: Int { entryBookkeeping.count + listedFields.count }
 

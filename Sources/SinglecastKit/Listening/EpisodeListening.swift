@@ -167,8 +167,9 @@ public final class EpisodeListening: Sendable {
         return try await OffPool.run { MediaDuration.seconds(ofFileAt: path) }
     }
 
-    /// The chapters saved beside the episode's file (downloaded with its extras), if any.
-    static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
+    /// The chapters saved beside the episode's file (downloaded with its extras), if any: what
+    /// the player is given, and what a front end lists.
+    public static func chapters(of entry: EpisodeEntry, library: Library) async throws -> [PlaybackChapter] {
         guard let download = entry.download,
             let saved = try await library.extrasByDownload()[download.id]?.first(where: { $0.extra.kind == .chapters && $0.isSaved })
         else { return [] }

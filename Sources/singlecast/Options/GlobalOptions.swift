@@ -36,6 +36,15 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// Sends diagnostics nowhere, for the terminal UI (whose screen standard error would draw over).
+    func silenceLogging() {
+        Self.loggingIsSetUp.withLock { isSetUp in
+            guard !isSetUp else { return }
+            isSetUp = true
+            LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        }
+    }
+
     /// The HTTP configuration: defaults, with `SINGLECAST_TIMEOUT` (seconds) as the read timeout.
     func httpConfiguration(compressed: Bool) -> HTTPSession.Configuration {
         setUpLogging()

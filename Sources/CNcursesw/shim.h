@@ -22,6 +22,12 @@ static inline WINDOW *cn_screen(void) { return stdscr; }
 /// drive it. Unlike initscr, it does not exit the process then.
 static inline SCREEN *cn_open_terminal(void) { return newterm(NULL, stdout, stdin); }
 static inline int cn_lines(void) { return LINES; }
+
+/// Whether the terminal can move the cursor to a cell (TERM=dumb cannot): a full screen needs it.
+static inline int cn_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 static inline int cn_columns(void) { return COLS; }
 
 /// Reads one key without waiting: OK with a character, KEY_CODE_YES with a function key

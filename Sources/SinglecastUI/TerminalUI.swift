@@ -28,9 +28,9 @@ public enum TerminalUI {
             environment["SINGLECAST_ITUNES_URL"].flatMap(URL.init(string:)) ?? PodcastSearch.defaultBaseURL
         }
 
-        /// Colour unless `NO_COLOR` is set (to anything but nothing) or the terminal is `dumb`.
+        /// Colour unless `NO_COLOR` is set (to anything but nothing). A `dumb` terminal gets no UI at all.
         var wantsColor: Bool {
-            (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+            (environment["NO_COLOR"] ?? "").isEmpty
         }
     }
 

@@ -28,7 +28,8 @@ final class TerminalScreen: Sendable {
 
     /// Opens the terminal (the alternate screen, raw mode, no echo, no cursor) and starts
     /// reading keys: each one, and each new size, goes to `send`. Returns nil, changing
-    /// nothing, when ncurses cannot drive the terminal `TERM` names.
+    /// nothing, when ncurses cannot drive the terminal `TERM` names, or it cannot move the
+    /// cursor (`dumb`).
     static func open(wantsColor: Bool, send: @escaping @Sendable (Message) -> Void) async
         -> (screen: TerminalScreen, capabilities: Capabilities, width: Int, height: Int)?
     {
@@ -99,6 +100,12 @@ final class TerminalScreen: Sendable {
             return
         }
         set_term(terminal)
+        guard cn_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(terminal)
+            opened(nil)
+            return
+        }
         raw()
         noecho()
         nonl()

@@ -31,7 +31,7 @@ extension Singlecast {
                 executablePath: global.executablePath)
             guard let status = await TerminalUI.run(configuration) else {
                 throw CommandFailure(
-                    message: "the terminal (TERM=\(global.environment["TERM"] ?? "")) cannot show the UI: ncurses does not know it")
+                    message: "the terminal (TERM=\(global.environment["TERM"] ?? "")) cannot show the UI: ncurses does not know it, or it cannot move the cursor")
             }
             if status != 0 { throw ExitCode(status) }
         }

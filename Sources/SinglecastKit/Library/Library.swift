@@ -379,10 +379,6 @@ public struct Library: Sendable {
             extra: descriptions ? { entry, row in entry.episode.description = row[EpisodeColumns.entryColumnCount] } : nil)
     }
 
-    /// An episode's show notes as the feed gave them (listings leave them out).
-    public func description(ofEpisode id: Int64) async throws -> String? {
-        try await writer.read { db in try String.fetchOne(db, sql: "SELECT description FROM episode WHERE id = ?", arguments: [id]) }
-    }
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {
         Dictionary(try DownloadRow.fetchAll(db).map { ($0.enclosureURL, $0.download) }) { first, _ in first }

@@ -4,7 +4,7 @@ import Foundation
 /// chapters and transcripts saved beside its file (`download --with-extras`).
 ///
 /// `singlecast show` prints it and the terminal UI's details pane draws it.
-public struct EpisodeDetails: Sendable {
+public struct EpisodeDetails: Equatable, Sendable {
     public var notes: ShowNotes
     /// The chapters of the saved chapters file, in order.
     public var chapters: [PlaybackChapter]
@@ -16,7 +16,7 @@ public struct EpisodeDetails: Sendable {
         var saved: [ExtraFile] = []
         if let download = entry.download { saved = try await library.extrasByDownload()[download.id] ?? [] }
         return EpisodeDetails(
-            notes: ShowNotes(try await library.description(ofEpisode: entry.id) ?? ""),
+            notes: ShowNotes(try await library.episodeDescription(id: entry.id) ?? ""),
             chapters: try await EpisodeListening.chapters(of: entry, library: library),
             transcripts: saved.filter { $0.extra.kind == .transcript && $0.isSaved })
     }

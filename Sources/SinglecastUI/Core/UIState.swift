@@ -209,6 +209,16 @@ public struct EpisodeDetails: Equatable, Sendable {
     /// The chapters saved with the episode's file.
     public var chapters: [PlaybackChapter]
 
+    /// The details of an episode as the library reads them (``SinglecastKit/EpisodeDetails``):
+    /// its notes' paragraphs and links, and its chapters.
+    public init(episodeID: Int64, _ loaded: SinglecastKit.EpisodeDetails) {
+        self.init(episodeID: episodeID, notes: loaded.notes, chapters: loaded.chapters)
+    }
+
+    public init(episodeID: Int64, notes: ShowNotes, chapters: [PlaybackChapter] = []) {
+        self.init(episodeID: episodeID, notes: notes.paragraphs, links: notes.links, chapters: chapters)
+    }
+
     public init(episodeID: Int64, notes: [String], links: [String], chapters: [PlaybackChapter] = []) {
         self.episodeID = episodeID
         self.notes = notes

@@ -46,9 +46,8 @@ actor Effects {
             }
         case .loadDetails(let entry):
             spawn(failing: .read) { effects in
-                let description = try await effects.library.episodeDescription(id: entry.id)
-                let chapters = try await EpisodeListening.chapters(of: entry, library: effects.library)
-                effects.send(.detailsLoaded(ShowNotes.details(episodeID: entry.id, description: description, chapters: chapters)))
+                let loaded = try await SinglecastKit.EpisodeDetails.load(entry, library: effects.library)
+                effects.send(.detailsLoaded(EpisodeDetails(episodeID: entry.id, loaded)))
             }
         case .loadNewEpisodes:
             spawn(failing: .read) { effects in effects.send(.newEpisodesLoaded(try await effects.library.newEpisodes())) }

@@ -68,7 +68,7 @@ let package = Package(
             // Linked for a faster start: lld packs the relocations of the runtime's pointers
             // (DT_RELR, glibc 2.36 and later; gold cannot), and the program's own symbols stay out
             // of the dynamic symbol table (Swift exports them all; the loader's lookups and the
-            // runtime's start-up dladdr search them). `--version` 8.8 -> 6.8 ms, `podcasts` 14.8 -> 12.5 ms.
+            // runtime's start-up dladdr search them). Figures in Benchmarks/README.md.
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))
             ]

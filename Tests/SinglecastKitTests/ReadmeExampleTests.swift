@@ -64,16 +64,31 @@ import SinglecastKit
         #expect(FileManager.default.contents(atPath: file)?.count == 300_000)
     }
 
+    /// The README block's first lines, which the test gives `example` as its parameters.
+    static let readmePrelude = """
+        import Foundation
+        import SinglecastKit
+
+        let directory = URL(fileURLWithPath: "/tmp/podcasts")
+        let searchBaseURL = PodcastSearch.defaultBaseURL
+        """
+
+    /// The Swift block of the README's "Using SinglecastKit" section is the prelude and the
+    /// example between the markers, line for line (indentation included).
     @Test func theReadmeShowsThisExample() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8).components(separatedBy: "\n")
+        let begin = try #require(source.firstIndex { $0.hasSuffix("// README example begins") })
+        let end = try #require(source.firstIndex { $0.hasSuffix("// README example ends") })
+        let indentation = String(repeating: " ", count: 8)
+        let example = source[(begin + 1)..<end].map { $0.hasPrefix(indentation) ? String($0.dropFirst(indentation.count)) : $0 }
+
         let readme = try String(contentsOf: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = source.components(separatedBy: "\n")
-        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README example begins") })
-        let end = try #require(lines.firstIndex { $0.hasSuffix("// README example ends") })
-        let example = lines[(begin + 1)..<end].map { $0.trimmingCharacters(in: .whitespaces) }
-        let readmeLines = Set(readme.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        for line in example {
-            #expect(readmeLines.contains(line), "README lacks: \(line)")
-        }
+            .components(separatedBy: "\n")
+        let section = try #require(readme.firstIndex(of: "## Using SinglecastKit"))
+        let open = try #require(readme[section...].firstIndex(of: "```swift"))
+        let close = try #require(readme[(open + 1)...].firstIndex(of: "```"))
+        let block = readme[(open + 1)..<close].joined(separator: "\n")
+
+        #expect(block == Self.readmePrelude + "\n" + example.joined(separator: "\n"))
     }
 }

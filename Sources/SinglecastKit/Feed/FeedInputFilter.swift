@@ -454,8 +454,8 @@ enum UTF8Sequence {
     /// ASCII eight bytes at a time, then takes byte by byte, with the common two- and
     /// three-byte sequences inline, what needs a look, up to the next printable ASCII byte.
     /// (In feeds, where a line feed or a letter beyond ASCII comes every few dozen bytes, this
-    /// ran 40 % faster than going back to the words after each such byte, and faster than
-    /// words of 16 or 32 bytes.)
+    /// is faster than going back to the words after each such byte, or than words of 16 or 32
+    /// bytes; figures in `Benchmarks/README.md`.)
     static func firstProblem(in bytes: UnsafeRawBufferPointer) -> Int {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return 0 }

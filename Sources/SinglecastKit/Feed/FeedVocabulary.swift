@@ -6,7 +6,7 @@ import CLibXML2
 /// dictionary, so a name is recognised by comparing pointers instead of strings. Its tables
 /// are buffers that the parser owning it frees (``deallocate()``): a value of pointers only,
 /// which costs no reference counting on the million lookups of a large feed (as a class, each
-/// lookup retained and released it: the benchmark feed parsed in 158 ms instead of 153).
+/// lookup retained and released it; figures in `Benchmarks/README.md`).
 struct FeedVocabulary {
     /// The local names of the elements the parser reads.
     enum Name: String, CaseIterable {

@@ -14,9 +14,8 @@ enum EpisodeColumns {
     /// load it.
     ///
     /// The value is read through a pointer to the episode: an element of an array handed to a
-    /// function is copied whole first (each of its strings retained, then released). Those
-    /// copies were 2.7 % of the CPU samples of a cold import (`Benchmarks/subscriptions.py`,
-    /// perf); without them its CPU time fell from 1.087 s to 1.078 s (medians of 11 rounds).
+    /// function is copied whole first (each of its strings retained, then released), a copy
+    /// per episode that a cold import showed in its profile (figures in `Benchmarks/README.md`).
     struct Field: Sendable {
         let name: String
         let value: @Sendable (UnsafePointer<Episode>) -> DatabaseValue
@@ -67,9 +66,8 @@ enum EpisodeColumns {
     ]
 
     // A field's value when it may be absent. GRDB's `Optional.databaseValue` is generic and,
-    // called from this module, runs unspecialized, copying through value witnesses: measured
-    // with perf, that made a cold import of 200 feeds (`Benchmarks/subscriptions.py`) 2-3 %
-    // slower than these.
+    // called from this module, runs unspecialized, copying through value witnesses, which
+    // slows a cold import (figures in `Benchmarks/README.md`).
     private static func column(_ value: String?) -> DatabaseValue { value.map(\.databaseValue) ?? .null }
     private static func column(_ value: Int?) -> DatabaseValue { value.map(\.databaseValue) ?? .null }
     private static func column(_ value: Int64?) -> DatabaseValue { value.map(\.databaseValue) ?? .null }

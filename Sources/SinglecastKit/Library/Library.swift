@@ -31,10 +31,9 @@ public struct Library: Sendable {
     ///   what they recorded of downloads from the files on disk.
     /// - **Pages of 16 KiB** instead of 4 (for a library being created; one that exists keeps
     ///   its size): rows with a kilobyte of show notes fill them better, and saving a large
-    ///   feed writes, and checkpoints, a quarter as many pages (a cold import of 200 feeds ran
-    ///   about 5 % faster). And 8 MiB of page cache instead of 2: a large feed's episode
-    ///   index fits, so its pages are not written to the log again each time they are
-    ///   evicted.
+    ///   feed writes, and checkpoints, a quarter as many pages. And 8 MiB of page cache instead
+    ///   of 2: a large feed's episode index fits, so its pages are not written to the log
+    ///   again each time they are evicted.
     /// - **No checkpoint while feeds are saved** (``CheckpointDeferral``): from the start of a
     ///   save to its commit or discard, and across every save of an update
     ///   (``savingFeeds(_:)``), the writer's connection does not checkpoint on commit
@@ -45,8 +44,7 @@ public struct Library: Sendable {
     /// - **A log copier during an update** (``savingFeeds(_:)``): every 250 ms, a connection
     ///   of its own runs a passive checkpoint, which neither waits for the writer nor makes it
     ///   wait, and then `fdatasync`s the database file, so the kernel writes the copied pages
-    ///   to disk as the update goes (the tail of the final checkpoint of a 200-feed import fell
-    ///   from about 90 ms to 50 ms).
+    ///   to disk as the update goes rather than all in the final checkpoint.
     /// - **A final truncating checkpoint** (``checkpoint(emptyingLog:)``) where a command's
     ///   saves end: after an update, and after `episodes` saves a feed (which first copies
     ///   passively while it prints, so that the copy overlaps the printing). It copies what
@@ -99,8 +97,8 @@ public struct Library: Sendable {
     /// any other thread uses SQLite, as the command line does; later it changes nothing.
     ///
     /// It turns SQLite's memory statistics off: they take a process-wide lock on every
-    /// allocation SQLite makes, from every connection. A cold import of 200 feeds
-    /// (`Benchmarks/subscriptions.py`) used 3 % less CPU without them.
+    /// allocation SQLite makes, from every connection (`Benchmarks/subscriptions.py`; figures
+    /// in `Benchmarks/README.md`).
     public static func prepareProcess() {
         _ = csqlite_disable_memory_statistics()
     }

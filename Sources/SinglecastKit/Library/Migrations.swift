@@ -35,7 +35,7 @@ extension Library {
                 t.autoIncrementedPrimaryKey("id")
                 // The references are written out: GRDB's `belongsTo` makes the same column,
                 // reference and index, but builds its inflection rules first (regular
-                // expressions compiled by ICU: 2.5 ms of every library's creation).
+                // expressions compiled by ICU, a cost on every library's creation).
                 t.column("podcastId", .integer).notNull().indexed().references("podcast", column: "id", onDelete: .cascade)
                 t.column("identity", .text).notNull()
                 t.column("position", .integer)
@@ -279,11 +279,9 @@ extension Library {
             // episode: a position saved while listening, or 10,000 received from the phone,
             // rewrite a row of five numbers instead of the episode's whole row with its show
             // notes, and the episode heard last is found among the heard ones without an index
-            // (`Benchmarks/sync.py`: applying 10,000 received positions took 14 ms in the
-            // episodes' rows and their heard index, and 2 ms more to commit; here 6 ms, and
-            // 0.4 ms to commit).
-            // No foreign key: checking the episode on each insert made 10,000 inserts half as
-            // long again (7.4 ms to 11.1, measured with Python's sqlite3). Instead the trigger
+            // (`Benchmarks/sync.py`; figures in `Benchmarks/README.md`).
+            // No foreign key: checking the episode on each insert made bulk inserts half as long
+            // again (figures in `Benchmarks/README.md`). Instead the trigger
             // below deletes an episode's playback with its row (a podcast deleted cascades to
             // its episodes, and they to their playback).
             try db.execute(

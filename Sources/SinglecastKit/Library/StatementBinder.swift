@@ -5,22 +5,14 @@ import GRDBSQLite
 /// the one piece of the library that goes around GRDB, for the two statements that run once
 /// per episode in bulk, where GRDB costs more.
 ///
-/// - Saving a feed (``EpisodeColumns``). Measured on November 25, 2026 with
-///   `Benchmarks/ab.py BINDER_BUILD GRDB_BUILD --runs 21` (21 interleaved rounds, medians):
-///   saving a 20,000-item feed into a new library, `episodes FILE --json`, took 0.393 s
-///   (0.37 s CPU) with this binder and 0.463 s (0.44 s CPU) with
-///   `statement.setUncheckedArguments(StatementArguments(values))` and `execute()`, 15 % more
-///   wall time and 19 % more CPU; `execute(arguments:)` was 17 % and 19 % slower. In a
-///   profile the difference lies in GRDB's binding of text, which copies each string into a
-///   new C string (`utf8CString`) that SQLite then measures and copies again; this binder
-///   hands SQLite the string's own bytes with their length. (Reading rows with GRDB's
-///   `Row.fetchCursor` instead of a reader of our own was within 2 % on every figure of the
-///   same benchmark, so listings use it.)
+/// - Saving a feed (``EpisodeColumns``): GRDB's binding of text copies each string into a new
+///   C string that SQLite then measures and copies again, where this binder hands SQLite the
+///   string's own bytes with their length. (Reading rows with GRDB's `Row.fetchCursor` costs
+///   no more than a reader of our own, so listings use it.)
 /// - Changing an episode's playback (``Library/changePlayback(episodeID:_:at:recordsAction:db:)``),
-///   which a sync runs for every action it receives. Measured the same day, 11 interleaved
-///   rounds of the receiving sync of `Benchmarks/sync.py` (10,000 actions applied), medians:
-///   66.6 ms with this binder, 73.8 ms with GRDB's `execute(arguments:)` of the same
-///   statements, 11 % more.
+///   which a sync runs for every action it receives.
+///
+/// The figures (`Benchmarks/ab.py`, `Benchmarks/sync.py`) are in `Benchmarks/README.md`.
 ///
 /// Statements run this way skip GRDB's per-statement bookkeeping (its argument validation and
 /// transaction observers); the library registers no observer.

@@ -4,9 +4,8 @@ import Foundation
 /// "episode": "…", "action": "play", "timestamp": "…", "position": 120, …}`), straight from
 /// its bytes, as ``SyncWire/ReceivedAction/init(from:)`` would read it.
 ///
-/// Hand-written because the benchmark shows the need: `JSONDecoder` took a quarter of the CPU
-/// time of a `singlecast sync` receiving 10,000 actions (`Benchmarks/sync.py`), and reading
-/// them here took the sync from 0.17 s to 0.12 s. It reads
+/// Hand-written because `JSONDecoder` took a large share of the CPU time of a sync receiving
+/// many actions (`Benchmarks/sync.py`; figures in `Benchmarks/README.md`). It reads
 /// only what is certain to mean the same to both: an object of string keys without escapes
 /// whose values are strings, integers of at most 15 digits, `null`, `true` or `false`, each
 /// known key once. Anything else (a fraction, an exponent, a nested value, a repeated key,

@@ -322,8 +322,8 @@ enum SyncWire {
 
         /// The JSON array of `actions`, as `JSONEncoder` writes it but for the order of the
         /// keys and `/` left unescaped (as gPodder's client sends it). Written by hand because
-        /// `JSONEncoder` took a quarter of the CPU time of sending 10,000 actions
-        /// (`Benchmarks/sync.py`).
+        /// `JSONEncoder` took a large share of the CPU time of sending many actions
+        /// (`Benchmarks/sync.py`; figures in `Benchmarks/README.md`).
         static func json(_ actions: [SentAction]) -> Data {
             var out: [UInt8] = []
             out.reserveCapacity(actions.count * 256)

@@ -140,10 +140,10 @@ public struct Synchronizer: Sendable {
         }
         // Once a batch has gone to the server, while the server reads it and answers (the slow
         // part), the one before it is acknowledged, then the next one read from the library and
-        // written as JSON. Not sooner, and one after the other: on two cores, that work delayed
-        // sending the batch by a millisecond at times, and done both at once it took the core a
-        // server on the same machine needed (`Benchmarks/sync.py`: the server's time for the ten
-        // batches, 47 ms against 44 ms). Uploads and acknowledgements keep their order.
+        // written as JSON. Not sooner, and one after the other: sooner it delays sending the
+        // batch, and both at once take the core a server on the same machine needs
+        // (`Benchmarks/sync.py`, figures in `Benchmarks/README.md`). Uploads and
+        // acknowledgements keep their order.
         var sent: Int64?
         while let current = next {
             let (handedOver, signal) = AsyncStream<Void>.makeStream()
@@ -175,7 +175,7 @@ public struct Synchronizer: Sendable {
     /// acknowledges the actions up to `acknowledged` and reads the batch after `last`. When none
     /// is left, it also copies the library's log into the database file, so that closing the
     /// library after the last answer has only the last acknowledgement to copy (the copy and
-    /// its two syncs to disk took 3 ms of the closing).
+    /// its syncs to disk would otherwise be paid for while closing).
     private func meanwhile(
         after handedOver: AsyncStream<Void>, acknowledging acknowledged: Int64?, readingAfter last: Int64, device: String?
     ) async throws -> OutgoingBatch? {

@@ -4,12 +4,12 @@ import SinglecastKit
 import Synchronization
 
 /// The library, opened while the arguments are parsed. Nearly every command opens it, and
-/// opening it and parsing the arguments take about 3 ms each, each on a core of its own, so
+/// opening it and parsing the arguments take about as long, each on a core of its own, so
 /// the command finds the library open (``GlobalOptions/openLibrary()``). It opens on a thread
-/// of its own: handed to NIO's thread pool, whose threads start on first use, the opening
-/// began only once the parsing had ended, 2 ms later. Only a library that exists is opened
-/// ahead, so that nothing is created before a command asks for it, and not for help or the
-/// version.
+/// of its own because NIO's thread pool starts its threads on first use, which began the
+/// opening only once the parsing had ended (figures in `Benchmarks/README.md`). Only a library
+/// that exists is opened ahead, so that nothing is created before a command asks for it, and
+/// not for help or the version.
 enum EarlyLibrary {
     private static let opening = Mutex<(directory: URL, task: Task<Library?, any Error>)?>(nil)
 

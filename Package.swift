@@ -53,13 +53,16 @@ let package = Package(
         // the terminal side over ncursesw.
         .target(
             name: "SinglecastUI",
-            dependencies: ["SinglecastKit", "CNcursesw"]
+            dependencies: ["SinglecastKit", "SinglecastWords", "CNcursesw"]
         ),
+        // What the two front ends say alike, written once.
+        .target(name: "SinglecastWords", dependencies: ["SinglecastKit"]),
         .executableTarget(
             name: "singlecast",
             dependencies: [
                 "SinglecastKit",
                 "SinglecastUI",
+                "SinglecastWords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The reason phrases of HTTP statuses, for the words of HTTP failures.

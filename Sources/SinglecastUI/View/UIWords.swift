@@ -1,5 +1,6 @@
 import Foundation
 import SinglecastKit
+import SinglecastWords
 
 /// Every sentence the terminal UI shows (the library composes none).
 enum UIWords {
@@ -48,17 +49,7 @@ enum UIWords {
                 "mpv stopped unexpectedly" + (end.position.map { "; the position is saved at \(UIFormat.duration($0))" } ?? "")
                     + ".", isFailure: true)
         case .failed(let failure):
-            StatusLine("Cannot play \(title): \(playerFailure(failure)); its saved position is unchanged.", isFailure: true)
-        }
-    }
-
-    static func playerFailure(_ failure: PlayerFailure) -> String {
-        switch failure.kind {
-        case .notAudio: "it is not audio mpv can play"
-        case .httpStatus(let status): "the server answered \(status)"
-        case .loadingFailed: "it could not be opened"
-        case .audioOutputFailed: "mpv could not open an audio output"
-        case .other: failure.playerError.map { "mpv says: \(TerminalText.sanitized($0))" } ?? "mpv could not play it"
+            StatusLine("Cannot play \(title): \(TerminalText.sanitized(PlayerWords.failure(failure))); its saved position is unchanged.", isFailure: true)
         }
     }
 

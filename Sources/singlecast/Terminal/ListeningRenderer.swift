@@ -1,5 +1,6 @@
 import Foundation
 import SinglecastKit
+import SinglecastWords
 
 /// Shows what happens while an episode plays: a line per event, or with `--json` one JSON
 /// object per line on standard output (and nothing else there).
@@ -50,7 +51,7 @@ struct ListeningRenderer {
         case .chapter(let title, let start): return Line(event: "chapter", title: title, start: start)
         case .ended(let end):
             var line = Line(event: "ended", position: end.position, played: end.played, reason: Words.reason(end.reason))
-            if case .failed(let failure) = end.reason { line.error = Words.playerFailure(failure) }
+            if case .failed(let failure) = end.reason { line.error = PlayerWords.failure(failure) }
             return line
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SinglecastKit
+import SinglecastWords
 
 /// The sentences for the values the library returns: one place for each wording.
 enum Words {
@@ -201,20 +202,9 @@ enum Words {
         }
     }
 
-    /// Why the player could not play the audio.
-    static func playerFailure(_ failure: PlayerFailure) -> String {
-        switch failure.kind {
-        case .notAudio: "it is not audio mpv can play"
-        case .httpStatus(let status): "the server answered \(status)"
-        case .loadingFailed: "it could not be opened"
-        case .audioOutputFailed: "mpv could not open an audio output"
-        case .other: failure.playerError.map { "mpv says: \($0)" } ?? "mpv could not play it"
-        }
-    }
-
     /// An episode that could not be played.
     static func cannotPlay(_ entry: EpisodeEntry, _ failure: PlayerFailure) -> String {
-        "cannot play episode \(entry.number) (\(entry.episode.title)): \(playerFailure(failure)); its saved position is unchanged"
+        "cannot play episode \(entry.number) (\(entry.episode.title)): \(PlayerWords.failure(failure)); its saved position is unchanged"
     }
 
     /// The player went away while playing.

@@ -15,10 +15,12 @@ extension Library {
     /// Every subscription without its counts, in the order `podcasts` numbers them: a read that
     /// does not grow with the number of episodes, for a first screen.
     public func subscribedPodcasts() async throws -> [StoredPodcast] {
-        try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
-                .map(Self.storedPodcast(from:))
-        }
+        try await writer.read { db in try Self.subscribedPodcasts(db) }
+    }
+
+    static func subscribedPodcasts(_ db: Database) throws -> [StoredPodcast] {
+        try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
+            .map(Self.storedPodcast(from:))
     }
 
     /// At most `limit` episodes of a podcast in feed order, from the `start`-th (counting from

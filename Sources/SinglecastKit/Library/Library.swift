@@ -41,8 +41,8 @@ public struct Library: Sendable {
     ///   that left the log past 1000 pages would copy all that the saves before it wrote into
     ///   the database file, and wait for the disk, on the writer's thread while the other
     ///   feeds wait for it; a large feed's pages would be copied again and again.
-    /// - **A log copier during an update** (``savingFeeds(_:)``): every 250 ms, a connection
-    ///   of its own runs a passive checkpoint, which neither waits for the writer nor makes it
+    /// - **A log copier during an update** (``savingFeeds(_:)``): at ``logCopyInterval``, a
+    ///   connection of its own runs a passive checkpoint, which neither waits for the writer nor makes it
     ///   wait, and then `fdatasync`s the database file, so the kernel writes the copied pages
     ///   to disk as the update goes rather than all in the final checkpoint.
     /// - **A final truncating checkpoint** (``checkpoint(emptyingLog:)``) where a command's
@@ -212,7 +212,7 @@ public struct Library: Sendable {
     public func savingFeeds<T: Sendable>(_ body: () async -> T) async -> T {
         let deferral = checkpointDeferral
         _ = try? await writer.writeWithoutTransaction { db in try deferral.begin(db) }
-        let copier = Task { await copyLog(every: .milliseconds(250)) }
+        let copier = Task { await copyLog(every: Self.logCopyInterval) }
         let result = await body()
         copier.cancel()
         await copier.value
@@ -329,6 +329,10 @@ public struct Library: Sendable {
             current = try await next
         }
     }
+
+    /// How often the log copier of an update copies the log into the database file (its
+    /// effect is measured in `Benchmarks/README.md`).
+    static let logCopyInterval = Duration.milliseconds(250)
 
     /// How many episodes a page of a listing holds.
     static let pageSize = 1024

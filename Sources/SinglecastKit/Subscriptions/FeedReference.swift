@@ -155,8 +155,7 @@ extension Library {
     /// (kept in the library after `episodes FEED` or `unsubscribe`).
     public func podcasts(matching references: [FeedReference]) async throws -> [Result<StoredPodcast, LibraryError>] {
         try await writer.read { db in
-            let subscribed = try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
-                .map(Self.storedPodcast(from:))
+            let subscribed = try Self.subscribedPodcasts(db)
             let numbers = Dictionary(uniqueKeysWithValues: subscribed.enumerated().map { ($0.element.id, $0.offset + 1) })
             let label = { (podcast: StoredPodcast) in numbers[podcast.id].map { "@\($0) \(podcast.podcast.title)" } ?? podcast.podcast.title }
             let names = subscribed.map(label)

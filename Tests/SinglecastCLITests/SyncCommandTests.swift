@@ -18,7 +18,8 @@ import TestSupport
             let sync = try await GpodderServer.start(users: ["alice": SyncCommandTests.password])
             let feeds = try await TestServer.start()
             var environment = environment
-            environment["SINGLECAST_TIMEOUT"] = "5"
+            // No test here waits for a timeout; a loaded machine must never turn a slow answer into one.
+            environment["SINGLECAST_TIMEOUT"] = "30"
             environment["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-home-\(UUID().uuidString)").path
             return World(sync: sync, feeds: feeds, cli: try CLI(environment: environment))
         }

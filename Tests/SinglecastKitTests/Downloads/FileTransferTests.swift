@@ -216,8 +216,10 @@ struct FileTransferTests {
     }
 
     @Test func stallHitsReadTimeoutThenResumes() async throws {
-        // A read timeout of 2 s: long enough that a loaded machine still gets the first bytes in.
-        try await TransferHarness.run(readTimeout: .seconds(2)) { h in
+        // A read timeout long enough that a loaded machine still gets the first bytes in, and a
+        // give-up far enough away that a resume timing out once more is still retried.
+        let patient = FileTransfer.RetryPolicy(giveUpAfter: .seconds(40), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(1))
+        try await TransferHarness.run(readTimeout: .seconds(3), retryPolicy: patient) { h in
             h.server.serve(
                 path: "/ep.mp3", data: Self.content, contentType: "audio/mpeg", etag: "\"v1\"",
                 faults: [.stall(afterBytes: 100_000, seconds: 600)])

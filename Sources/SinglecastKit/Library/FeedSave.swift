@@ -144,6 +144,7 @@ public actor FeedSave {
                 if options.makeCurrent {
                     try Library.setCurrentPodcast(podcastID, db: db)
                 }
+                try PodcastCounts.recount(podcastID: podcastID, db: db)
                 podcast = try Library.podcast(db, id: podcastID)
                 return .commit
             }

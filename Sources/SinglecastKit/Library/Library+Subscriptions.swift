@@ -141,14 +141,9 @@ extension Library {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT podcast.*,
-                      (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND position IS NOT NULL) AS episodeCount,
-                      (SELECT COUNT(*) FROM episode WHERE podcastId = podcast.id AND isNew) AS newCount,
-                      (SELECT COUNT(*) FROM \(EpisodeColumns.withPlayback)
-                        WHERE podcastId = podcast.id AND position IS NOT NULL AND playedAt IS NULL) AS unplayedCount,
-                      (SELECT COUNT(*) FROM episode JOIN download ON download.enclosureURL = episode.enclosureURL
-                        WHERE episode.podcastId = podcast.id AND download.state = 'completed') AS downloadedCount
-                    FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
+                    SELECT podcast.*, \(PodcastCounts.selection)
+                    FROM podcast JOIN podcastCounts ON podcastCounts.podcastId = podcast.id
+                    WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
                     """)
             return rows.enumerated().map { index, row in
                 PodcastSummary(

@@ -318,6 +318,74 @@ extension Library {
                       WHERE state = 'not-started' AND enclosureURL IN (SELECT enclosureURL FROM episode WHERE isDeleted);
                     """)
         }
+        migrator.registerMigration("v12-podcast-counts") { db in
+            // What `podcasts` and the UI's podcasts pane show of each podcast, kept up to date
+            // so that reading them costs the same in a library of 100,000 episodes as in one of
+            // ten: a feed's save counts its podcast again (``PodcastCounts``), and the triggers
+            // follow what changes one episode at a time (a new mark, a played mark, a download).
+            try db.execute(
+                sql: """
+                    CREATE TABLE podcastCounts (
+                      podcastId INTEGER PRIMARY KEY REFERENCES podcast(id) ON DELETE CASCADE,
+                      episodeCount INTEGER NOT NULL DEFAULT 0,
+                      newCount INTEGER NOT NULL DEFAULT 0,
+                      unplayedCount INTEGER NOT NULL DEFAULT 0,
+                      downloadedCount INTEGER NOT NULL DEFAULT 0);
+                    CREATE TRIGGER podcastCounts_podcast AFTER INSERT ON podcast
+                    BEGIN
+                      INSERT INTO podcastCounts (podcastId) VALUES (NEW.id);
+                    END;
+                    CREATE TRIGGER podcastCounts_new AFTER UPDATE OF isNew ON episode
+                    WHEN OLD.isNew IS NOT NEW.isNew
+                    BEGIN
+                      UPDATE podcastCounts SET newCount = newCount + (CASE WHEN NEW.isNew THEN 1 ELSE -1 END)
+                      WHERE podcastId = NEW.podcastId;
+                    END;
+                    CREATE TRIGGER podcastCounts_playedInsert AFTER INSERT ON episodePlayback
+                    WHEN NEW.playedAt IS NOT NULL
+                    BEGIN
+                      UPDATE podcastCounts SET unplayedCount = unplayedCount - 1
+                      WHERE podcastId = (SELECT podcastId FROM episode WHERE id = NEW.episodeId AND position IS NOT NULL);
+                    END;
+                    CREATE TRIGGER podcastCounts_playedUpdate AFTER UPDATE OF playedAt ON episodePlayback
+                    WHEN (OLD.playedAt IS NULL) IS NOT (NEW.playedAt IS NULL)
+                    BEGIN
+                      UPDATE podcastCounts SET unplayedCount = unplayedCount + (CASE WHEN NEW.playedAt IS NULL THEN 1 ELSE -1 END)
+                      WHERE podcastId = (SELECT podcastId FROM episode WHERE id = NEW.episodeId AND position IS NOT NULL);
+                    END;
+                    CREATE TRIGGER podcastCounts_playedDelete AFTER DELETE ON episodePlayback
+                    WHEN OLD.playedAt IS NOT NULL
+                    BEGIN
+                      UPDATE podcastCounts SET unplayedCount = unplayedCount + 1
+                      WHERE podcastId = (SELECT podcastId FROM episode WHERE id = OLD.episodeId AND position IS NOT NULL);
+                    END;
+                    CREATE TRIGGER podcastCounts_downloadInsert AFTER INSERT ON download
+                    WHEN NEW.state = 'completed'
+                    BEGIN
+                      UPDATE podcastCounts SET downloadedCount = downloadedCount
+                        + (SELECT COUNT(*) FROM episode WHERE enclosureURL = NEW.enclosureURL AND episode.podcastId = podcastCounts.podcastId)
+                      WHERE podcastId IN (SELECT podcastId FROM episode WHERE enclosureURL = NEW.enclosureURL);
+                    END;
+                    CREATE TRIGGER podcastCounts_downloadUpdate AFTER UPDATE OF state ON download
+                    WHEN (OLD.state = 'completed') IS NOT (NEW.state = 'completed')
+                    BEGIN
+                      UPDATE podcastCounts SET downloadedCount = downloadedCount
+                        + (CASE WHEN NEW.state = 'completed' THEN 1 ELSE -1 END)
+                        * (SELECT COUNT(*) FROM episode WHERE enclosureURL = NEW.enclosureURL AND episode.podcastId = podcastCounts.podcastId)
+                      WHERE podcastId IN (SELECT podcastId FROM episode WHERE enclosureURL = NEW.enclosureURL);
+                    END;
+                    CREATE TRIGGER podcastCounts_downloadDelete AFTER DELETE ON download
+                    WHEN OLD.state = 'completed'
+                    BEGIN
+                      UPDATE podcastCounts SET downloadedCount = downloadedCount
+                        - (SELECT COUNT(*) FROM episode WHERE enclosureURL = OLD.enclosureURL AND episode.podcastId = podcastCounts.podcastId)
+                      WHERE podcastId IN (SELECT podcastId FROM episode WHERE enclosureURL = OLD.enclosureURL);
+                    END;
+                    """)
+            for podcastID in try Int64.fetchAll(db, sql: "SELECT id FROM podcast") {
+                try PodcastCounts.recount(podcastID: podcastID, db: db)
+            }
+        }
         return migrator
     }
 }

@@ -155,51 +155,67 @@ extension Library {
     /// (kept in the library after `episodes FEED` or `unsubscribe`).
     public func podcasts(matching references: [FeedReference]) async throws -> [Result<StoredPodcast, LibraryError>] {
         try await writer.read { db in
-            let subscribed = try Self.subscribedPodcasts(db)
+            // Names only: a podcast's whole row is read once it is the one named.
+            let subscribed = try PodcastName.fetchAll(
+                db, sql: "SELECT id, title FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
             let numbers = Dictionary(uniqueKeysWithValues: subscribed.enumerated().map { ($0.element.id, $0.offset + 1) })
-            let label = { (podcast: StoredPodcast) in numbers[podcast.id].map { "@\($0) \(podcast.podcast.title)" } ?? podcast.podcast.title }
-            let names = subscribed.map(label)
-            var listedOnly: [StoredPodcast]?
+            let label = { (podcast: PodcastName) in numbers[podcast.id].map { "@\($0) \(podcast.title)" } ?? podcast.title }
+            let names = { subscribed.map(label) }
+            let stored = { (found: Result<PodcastName, LibraryError>) throws -> Result<StoredPodcast, LibraryError> in
+                switch found {
+                case .failure(let failure): return .failure(failure)
+                case .success(let podcast):
+                    return try Self.podcast(db, id: podcast.id).map { .success($0) }
+                        ?? .failure(.noSuchPodcast(reference: podcast.title, candidates: names()))
+                }
+            }
+            var listedOnly: [PodcastName]?
             return try references.map { reference -> Result<StoredPodcast, LibraryError> in
                 switch reference {
                 case .subscription(let number):
                     guard subscribed.indices.contains(number - 1) else {
-                        return .failure(.noSuchPodcast(reference: "@\(number)", candidates: names))
+                        return .failure(.noSuchPodcast(reference: "@\(number)", candidates: names()))
                     }
-                    return .success(subscribed[number - 1])
+                    return try stored(.success(subscribed[number - 1]))
                 case .url(let url):
-                    let stored = try Self.podcast(db, feedKey: url.absoluteString)
-                    return stored.map { .success($0) } ?? .failure(.noSuchPodcast(reference: url.absoluteString, candidates: names))
+                    let found = try Self.podcast(db, feedKey: url.absoluteString)
+                    return found.map { .success($0) } ?? .failure(.noSuchPodcast(reference: url.absoluteString, candidates: names()))
                 case .file(let file):
-                    let stored = try Self.podcast(db, feedKey: file.standardizedFileURL.absoluteString)
-                    return stored.map { .success($0) } ?? .failure(.noSuchPodcast(reference: file.path, candidates: names))
+                    let found = try Self.podcast(db, feedKey: file.standardizedFileURL.absoluteString)
+                    return found.map { .success($0) } ?? .failure(.noSuchPodcast(reference: file.path, candidates: names()))
                 case .searchResult(let number):
-                    return Self.podcast(titled: String(number), in: subscribed, names: names, label: label)
+                    return try stored(Self.podcast(titled: String(number), in: subscribed, names: names, label: label))
                 case .title(let text):
                     let found = Self.podcast(titled: text, in: subscribed, names: names, label: label)
-                    guard case .failure(.noSuchPodcast) = found else { return found }
+                    guard case .failure(.noSuchPodcast) = found else { return try stored(found) }
                     if listedOnly == nil {
-                        listedOnly = try Row.fetchAll(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NULL ORDER BY id")
-                            .map(Self.storedPodcast(from:))
+                        listedOnly = try PodcastName.fetchAll(
+                            db, sql: "SELECT id, title FROM podcast WHERE subscribedAt IS NULL ORDER BY id")
                     }
                     let other = Self.podcast(titled: text, in: listedOnly ?? [], names: names, label: label)
-                    if case .failure(.noSuchPodcast) = other { return found }
-                    return other
+                    if case .failure(.noSuchPodcast) = other { return try stored(found) }
+                    return try stored(other)
                 }
             }
         }
     }
 
+    /// A podcast as a reference is matched against it: its id and title.
+    private struct PodcastName: FetchableRecord, Decodable {
+        var id: Int64
+        var title: String
+    }
+
     /// The one podcast of `podcasts` whose title contains `text` (case-insensitive), or the one
     /// whose title it is when several contain it.
     private static func podcast(
-        titled text: String, in podcasts: [StoredPodcast], names: [String], label: (StoredPodcast) -> String
-    ) -> Result<StoredPodcast, LibraryError> {
-        let matches = podcasts.filter { $0.podcast.title.localizedCaseInsensitiveContains(text) }
+        titled text: String, in podcasts: [PodcastName], names: () -> [String], label: (PodcastName) -> String
+    ) -> Result<PodcastName, LibraryError> {
+        let matches = podcasts.filter { $0.title.localizedCaseInsensitiveContains(text) }
         if matches.count == 1 { return .success(matches[0]) }
-        let exact = matches.filter { $0.podcast.title.caseInsensitiveCompare(text) == .orderedSame }
+        let exact = matches.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
         if exact.count == 1 { return .success(exact[0]) }
-        if matches.isEmpty { return .failure(.noSuchPodcast(reference: text, candidates: names)) }
+        if matches.isEmpty { return .failure(.noSuchPodcast(reference: text, candidates: names())) }
         return .failure(.ambiguousPodcast(reference: text, candidates: matches.map(label)))
     }
 }

@@ -160,7 +160,7 @@ struct FeedMarkupRepair {
             switch state {
             case .prolog, .content, .epilog:
                 let isContent = state == .content
-                let next = Self.firstIndex(
+                let next = ByteSearch.firstIndex(
                     of: UInt8(ascii: "<"), or: isContent ? UInt8(ascii: "&") : UInt8(ascii: "<"), in: buffer, from: index)
                 if !isContent, next > index {
                     skipText(buffer, from: index, to: next)
@@ -177,7 +177,7 @@ struct FeedMarkupRepair {
                 index = step
             case .opaque(let terminator, let dropped, let next):
                 let bytes = terminator.bytes
-                guard let found = Self.find(bytes, in: buffer, from: index) else {
+                guard let found = ByteSearch.find(bytes, in: buffer, from: index) else {
                     // Keep what could start the terminator for the next chunk.
                     let keep = isFinal ? buffer.count : max(index, buffer.count - (bytes.count - 1))
                     if dropped { replace(index..<keep, with: [], in: buffer) }
@@ -246,10 +246,10 @@ struct FeedMarkupRepair {
             guard let isDoctype = starts(with: "<!DOCTYPE") else { return nil }
             var hasSubset = false
             if isDoctype {
-                guard let close = Self.find([UInt8(ascii: ">")], in: buffer, from: start) else {
+                guard let close = ByteSearch.find([UInt8(ascii: ">")], in: buffer, from: start) else {
                     return isFinal ? buffer.count : holdOrPass(buffer, from: start)
                 }
-                hasSubset = Self.find([UInt8(ascii: "[")], in: buffer, from: start).map { $0 < close } ?? false
+                hasSubset = ByteSearch.find([UInt8(ascii: "[")], in: buffer, from: start).map { $0 < close } ?? false
             }
             hasContent = true
             state = .opaque(terminator: hasSubset ? .doctype : .tag, dropped: false, next: next)
@@ -302,7 +302,7 @@ struct FeedMarkupRepair {
         while index < buffer.count {
             if let open = quote {
                 // Most of a tag is its values: skip to the quote that ends this one.
-                index = Self.firstIndex(of: open, UInt8(ascii: "&"), UInt8(ascii: "<"), in: buffer, from: index)
+                index = ByteSearch.firstIndex(of: open, UInt8(ascii: "&"), UInt8(ascii: "<"), in: buffer, from: index)
                 guard index < buffer.count else { break }
             }
             let byte = buffer[index]
@@ -413,7 +413,7 @@ struct FeedMarkupRepair {
     private mutating func cdata(_ buffer: UnsafeRawBufferPointer, from start: Int, isFinal: Bool) -> (Int, held: Bool) {
         var index = start
         while true {
-            index = Self.firstIndex(of: UInt8(ascii: "]"), or: UInt8(ascii: "<"), in: buffer, from: index)
+            index = ByteSearch.firstIndex(of: UInt8(ascii: "]"), or: UInt8(ascii: "<"), in: buffer, from: index)
             guard index < buffer.count else { return (buffer.count, false) }
             if buffer[index] == UInt8(ascii: "]") {
                 guard index + 2 < buffer.count else { return isFinal ? (buffer.count, false) : (index, true) }
@@ -452,7 +452,7 @@ struct FeedMarkupRepair {
     private mutating func reference(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool, inAttribute: Bool)
         -> Int?
     {
-        switch Self.classifyReference(buffer, at: start, isFinal: isFinal) {
+        switch MarkupReference.classify(buffer, at: start, isFinal: isFinal) {
         case .incomplete:
             return nil
         case .valid(let end):
@@ -470,105 +470,6 @@ struct FeedMarkupRepair {
             fault(at: start, in: buffer)
             replace(start..<(start + 1), with: Array("&amp;".utf8), in: buffer)
             return start + 1
-        }
-    }
-
-    enum Reference: Equatable {
-        /// A character reference XML allows or one of XML's five entities, ending at `end`.
-        case valid(end: Int)
-        /// An HTML entity, and the character it stands for.
-        case html(end: Int, scalar: UInt32)
-        /// A reference to a character XML forbids.
-        case forbiddenCharacter(end: Int)
-        /// An `&` that starts no known reference.
-        case bare
-        /// The text ends before it can tell.
-        case incomplete
-    }
-
-    /// The longest entity name considered.
-    private static let maximumNameLength = 32
-
-    /// What the `&` at `start` starts.
-    static func classifyReference(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Reference {
-        if let end = predefinedEntityEnd(buffer, at: start) { return .valid(end: end) }
-        var index = start + 1
-        let limit = min(buffer.count, start + 2 + maximumNameLength)
-        guard index < buffer.count else { return isFinal ? .bare : .incomplete }
-        if buffer[index] == UInt8(ascii: "#") {
-            index += 1
-            var isHex = false
-            if index < limit, buffer[index] | 0x20 == UInt8(ascii: "x") {
-                isHex = true
-                index += 1
-            }
-            var value: UInt32 = 0
-            var digits = 0
-            while index < limit, let digit = Self.digit(buffer[index], hex: isHex) {
-                value = digits < 8 ? value * (isHex ? 16 : 10) + digit : 0x110000
-                digits += 1
-                index += 1
-            }
-            guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
-            guard digits > 0, buffer[index] == UInt8(ascii: ";") else { return .bare }
-            return isXMLCharacter(value) ? .valid(end: index + 1) : .forbiddenCharacter(end: index + 1)
-        }
-        while index < limit, isEntityNameCharacter(buffer[index]) { index += 1 }
-        guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
-        guard index > start + 1, buffer[index] == UInt8(ascii: ";") else { return .bare }
-        let name = UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index])
-        let scalar = withUnsafeTemporaryAllocation(of: xmlChar.self, capacity: name.count + 1) { terminated in
-            _ = terminated.initialize(from: name)
-            terminated[name.count] = 0
-            return htmlEntityLookup(terminated.baseAddress)?.pointee.value
-        }
-        guard let scalar else { return .bare }
-        return .html(end: index + 1, scalar: scalar)
-    }
-
-    /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, or nil: the
-    /// common case, told apart by comparing words.
-    private static func predefinedEntityEnd(_ buffer: UnsafeRawBufferPointer, at start: Int) -> Int? {
-        guard start + 8 <= buffer.count else { return nil }
-        let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        for (pattern, mask, length) in predefinedEntities where word & mask == pattern {
-            return start + length
-        }
-        return nil
-    }
-
-    /// XML's entity references as little-endian words, with the mask of their bytes.
-    private static let predefinedEntities: [(pattern: UInt64, mask: UInt64, length: Int)] =
-        ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"].map { reference in
-            let bytes = Array(reference.utf8)
-            let pattern = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
-            return (pattern, (1 << (8 * UInt64(bytes.count))) - 1, bytes.count)
-        }
-
-    private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
-    /// XML 1.0's `Char`.
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
-    }
-
-    private static func isEntityNameCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
-            UInt8(ascii: ":"):
-            true
-        default: false
         }
     }
 
@@ -619,7 +520,7 @@ struct FeedMarkupRepair {
     /// Records a fault at `offset` of `buffer` when it is the first.
     private mutating func fault(at offset: Int, in buffer: UnsafeRawBufferPointer) {
         guard firstFaultLine == nil else { return }
-        firstFaultLine = line + Self.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<min(offset, buffer.count)]))
+        firstFaultLine = line + ByteSearch.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<min(offset, buffer.count)]))
     }
 
     // MARK: - Bytes
@@ -640,66 +541,5 @@ struct FeedMarkupRepair {
     private static func isNameCharacter(_ byte: UInt8) -> Bool {
         isNameStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: ".")
-    }
-
-    /// The index of `pattern` in `buffer` from `start` on, or nil.
-    private static func find(_ pattern: [UInt8], in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var index = start
-        while true {
-            index = firstIndex(of: pattern[0], or: pattern[0], in: buffer, from: index)
-            guard index + pattern.count <= buffer.count else { return nil }
-            if buffer[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
-        }
-    }
-
-    /// The index of the first `a` or `b` in `buffer` from `start` on, or its count.
-    static func firstIndex(of a: UInt8, or b: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
-        firstIndex(of: a, b, b, in: buffer, from: start)
-    }
-
-    /// The index of the first `a`, `b` or `c` in `buffer` from `start` on, or its count;
-    /// eight bytes at a time.
-    @inline(__always)
-    static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let count = buffer.count
-        var index = start
-        let lows = UInt64(0x0101_0101_0101_0101)
-        let highs = UInt64(0x8080_8080_8080_8080)
-        let patternA = lows &* UInt64(a)
-        let patternB = lows &* UInt64(b)
-        let patternC = lows &* UInt64(c)
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let xa = word ^ patternA
-            let xb = word ^ patternB
-            let xc = word ^ patternC
-            // A zero byte flags a match; borrows can flag only bytes after the first match.
-            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (xc &- lows) & ~xc) & highs
-            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
-            index += 8
-        }
-        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] != c { index += 1 }
-        return index
-    }
-
-    /// The number of line feeds in `bytes`, eight bytes at a time.
-    static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        var total = 0
-        var index = 0
-        let sevens = UInt64(0x7F7F_7F7F_7F7F_7F7F)
-        let newlines = UInt64(0x0101_0101_0101_0101) &* 0x0A
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ newlines
-            // Exactly the zero bytes: their high bit stays clear.
-            let nonzero = ((word & sevens) &+ sevens) | word
-            total += (~nonzero & ~sevens).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] == 0x0A { total += 1 }
-            index += 1
-        }
-        return total
     }
 }

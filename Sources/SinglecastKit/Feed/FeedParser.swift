@@ -146,7 +146,7 @@ public final class FeedParser {
         guard repair.firstFaultLine == nil, let input = context.pointee.input else { return 1 }
         var line = Int(input.pointee.line)
         if let current = input.pointee.cur, let end = input.pointee.end, current < end {
-            line += FeedMarkupRepair.newlines(in: UnsafeRawBufferPointer(start: current, count: end - current))
+            line += ByteSearch.newlines(in: UnsafeRawBufferPointer(start: current, count: end - current))
         }
         return line
     }

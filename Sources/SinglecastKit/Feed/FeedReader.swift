@@ -423,64 +423,9 @@ struct FeedReader {
     private func resolve(_ string: String) -> String? {
         let string = string.trimmingASCIIWhitespace()
         guard !string.isEmpty else { return nil }
-        guard !Self.isPlainAbsoluteURL(string) else { return string }
-        guard let base = bases.last?.url ?? baseURL, !Self.hasScheme(string) else { return URL(string: string)?.absoluteString }
+        guard !PlainURL.isAbsolute(string) else { return string }
+        guard let base = bases.last?.url ?? baseURL, !PlainURL.hasScheme(string) else { return URL(string: string)?.absoluteString }
         return URL(string: string, relativeTo: base)?.absoluteString
-    }
-
-    /// Whether `string` is an absolute URL whose text `URL` would keep as it is: a scheme, then
-    /// only characters a URL may hold unescaped (no `[`, `]` or `#`, which are legal in some
-    /// places only), and `%` only before two hex digits.
-    static func isPlainAbsoluteURL(_ string: String) -> Bool {
-        guard hasScheme(string) else { return false }
-        var string = string
-        return string.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "%") {
-                    guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
-                        return false
-                    }
-                    index += 3
-                } else {
-                    guard isPlainURLByte(bytes[index]) else { return false }
-                    index += 1
-                }
-            }
-            return true
-        }
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-    }
-
-    /// Whether a URL may hold the byte unescaped anywhere: letters, digits, and RFC 3986's
-    /// unreserved and reserved punctuation but for `[`, `]` and `#` (`-._~:/?@!$&'()*+,;=`),
-    /// as one bit per ASCII byte, which costs less than reading an array of 256 flags with the
-    /// string's iterator (figures in `Benchmarks/README.md`).
-    static func isPlainURLByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0..<64: (0xAFFF_FFD2_0000_0000 as UInt64) >> byte & 1 == 1
-        case 64..<128: (0x47FF_FFFE_87FF_FFFF as UInt64) >> (byte - 64) & 1 == 1
-        default: false
-        }
-    }
-
-    /// Whether a URL string starts with a scheme (`https:`), so needs no base.
-    private static func hasScheme(_ string: String) -> Bool {
-        var offset = 0
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: ":"): return offset > 0
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                if offset == 0 { return false }
-            default: return false
-            }
-            offset += 1
-        }
-        return false
     }
 
     /// The collected text without surrounding whitespace; nil when that leaves nothing.
@@ -489,45 +434,6 @@ struct FeedReader {
             let trimmed = bytes.trimmingASCIIWhitespace()
             return trimmed.isEmpty ? nil : String(decoding: UnsafeBufferPointer(rebasing: trimmed), as: UTF8.self)
         }
-    }
-}
-
-/// The attributes libxml2 passes to `startElementNs`: five pointers each (local name, prefix,
-/// URI, start and end of the value).
-struct Attributes {
-    let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    let count: Int
-    let vocabulary: FeedVocabulary
-
-    /// The value of the attribute `name` in `namespace` (no namespace by default).
-    func value(_ name: FeedVocabulary.AttributeName, namespace: FeedVocabulary.Namespace = .rss) -> String? {
-        guard let pointers else { return nil }
-        let name = vocabulary.pointer(to: name)
-        for index in stride(from: 0, to: count * 5, by: 5) where pointers[index] == name {
-            guard vocabulary.namespace(uri: pointers[index + 2], prefix: pointers[index + 1]) == namespace,
-                let start = pointers[index + 3], let end = pointers[index + 4]
-            else { continue }
-            return Self.decode(UnsafeBufferPointer(start: start, count: end - start))
-        }
-        return nil
-    }
-
-    /// The text of a value. Without entity substitution, libxml2 leaves `&amp;` (and `&#38;`)
-    /// in attribute values as `&#38;`; every other reference is already replaced.
-    static func decode(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        let ampersand = UInt8(ascii: "&")
-        guard var next = value.firstIndex(of: ampersand) else { return String(decoding: value, as: UTF8.self) }
-        var bytes: [UInt8] = []
-        var copied = 0
-        while true {
-            let isEscaped = value[next...].starts(with: "&#38;".utf8)
-            bytes.append(contentsOf: value[copied..<(next + 1)])
-            copied = isEscaped ? next + 5 : next + 1
-            guard let found = value[copied...].firstIndex(of: ampersand) else { break }
-            next = found
-        }
-        bytes.append(contentsOf: value[copied...])
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

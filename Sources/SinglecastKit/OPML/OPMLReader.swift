@@ -125,7 +125,7 @@ private final class OPMLCollector {
         if let attributes {
             for index in stride(from: 0, to: count * 5, by: 5) {
                 guard let key = attributes[index], let start = attributes[index + 3], let end = attributes[index + 4] else { continue }
-                values[String(cString: key).lowercased()] = Attributes.decode(UnsafeBufferPointer(start: start, count: end - start))
+                values[String(cString: key).lowercased()] = XMLAttributeText.decode(UnsafeBufferPointer(start: start, count: end - start))
             }
         }
         let title = [values["title"], values["text"]].compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }

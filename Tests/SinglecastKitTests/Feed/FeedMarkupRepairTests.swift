@@ -98,7 +98,7 @@ private func lineAtEnd(_ text: [UInt8]) -> Int {
         let text = Array("a\nbb\n\n" + String(repeating: "x\n", count: 40) + "\u{A0}\n\u{10A}")
             .map(String.init).joined()
         Array(text.utf8).withUnsafeBytes { bytes in
-            #expect(FeedMarkupRepair.newlines(in: bytes) == 44)
+            #expect(ByteSearch.newlines(in: bytes) == 44)
         }
     }
 }

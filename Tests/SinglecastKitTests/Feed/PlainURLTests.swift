@@ -2,14 +2,14 @@ import Testing
 
 @testable import SinglecastKit
 
-/// The reader's shortcut for URLs that need no resolving (what `URL` would keep as written is
+/// The feed reader's shortcut for URLs that need no resolving (what `URL` would keep as written is
 /// checked against Foundation in `URLTests`).
-@Suite struct FeedReaderTests {
+@Suite struct PlainURLTests {
     @Test func plainURLBytesAreLettersDigitsAndTheUnbracketedPunctuation() {
         let punctuation = Set("-._~:/?@!$&'()*+,;=".utf8)
         for byte in UInt8.min...UInt8.max {
             let isLetterOrDigit = (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
-            #expect(FeedReader.isPlainURLByte(byte) == (isLetterOrDigit || punctuation.contains(byte)), "\(byte)")
+            #expect(PlainURL.isPlainByte(byte) == (isLetterOrDigit || punctuation.contains(byte)), "\(byte)")
         }
     }
 
@@ -20,6 +20,6 @@ import Testing
         ("https://x/\u{FC}", false), ("media/1.mp3", false), ("1https://x", false),
     ])
     func plainAbsoluteURLs(text: String, isPlain: Bool) {
-        #expect(FeedReader.isPlainAbsoluteURL(text) == isPlain)
+        #expect(PlainURL.isAbsolute(text) == isPlain)
     }
 }

@@ -11,6 +11,9 @@ import Darwin
 ///
 /// Reads only where the headers are (at most the first 68 KiB of an MP3, or the last 128 KiB
 /// of an Ogg file), never the whole file. It blocks on file I/O: call it off the cooperative pool.
+///
+/// TagLib was tried in its place and kept out: its C binding gives whole seconds, and it
+/// answers a length for files cut before their headers say one (`Benchmarks/README.md`).
 enum MediaDuration {
     /// The length in seconds of the audio file at `path`, or nil when it is not a format this reads,
     /// or its headers do not say (never guessed from a malformed file).

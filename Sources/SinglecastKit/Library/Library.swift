@@ -303,10 +303,10 @@ public struct Library: Sendable {
     /// Calls `body` with the episodes of a podcast in feed order, a page at a time, while the
     /// next page is read: a listing of any length is never held whole, and reading it overlaps
     /// what `body` does with it. Every page comes from one snapshot of the library. With
-    /// `descriptions`, the episodes have their show notes too (most of a row, which listings
-    /// leave out).
+    /// `showNotes`, each episode's `description` holds its show notes as text (``ShowNotes``),
+    /// reduced from the HTML as the page is read, beside what `body` does with the page before.
     public func forEachEpisodePage(
-        podcastID: Int64, descriptions: Bool = false, _ body: ([EpisodeEntry]) async throws -> Void
+        podcastID: Int64, showNotes: Bool = false, _ body: ([EpisodeEntry]) async throws -> Void
     ) async throws {
         // A snapshot of its own when other connections may write meanwhile; a queue is serial.
         let reader: any DatabaseReader
@@ -319,7 +319,7 @@ public struct Library: Sendable {
         func page(after number: Int) async throws -> [EpisodeEntry] {
             try await reader.read { db in
                 try Self.episodes(
-                    db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads, descriptions: descriptions)
+                    db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads, showNotes: showNotes)
             }
         }
         var current = try await page(after: 0)
@@ -365,20 +365,23 @@ public struct Library: Sendable {
     }
 
     /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
-    /// their descriptions when asked.
+    /// their show notes as text when asked.
     private static func episodes(
         _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download],
-        descriptions: Bool = false
+        showNotes: Bool = false
     ) throws -> [EpisodeEntry] {
         try EpisodeColumns.entries(
             db,
             sql: """
-                SELECT \(EpisodeColumns.entrySelection())\(descriptions ? ", episode.description" : "")
+                SELECT \(EpisodeColumns.entrySelection())\(showNotes ? ", episode.description" : "")
                 FROM \(EpisodeColumns.withPlayback)
                 WHERE episode.podcastId = ? AND episode.position > ? ORDER BY episode.position LIMIT ?
                 """,
             arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0),
-            extra: descriptions ? { entry, row in entry.episode.description = row[EpisodeColumns.entryColumnCount] } : nil)
+            extra: showNotes
+                ? { entry, row in
+                    entry.episode.description = (row[EpisodeColumns.entryColumnCount] as String?).map { ShowNotes($0).text }
+                } : nil)
     }
 
 

@@ -17,7 +17,7 @@ enum PodcastJSONWriter {
     static func write(_ stored: StoredPodcast, library: Library, extras: [Int64: [ExtraFile]]) async throws {
         let state = Mutex((out: JSONOutput(), count: 0))
         state.withLock { writeHeader(stored, to: &$0.out) }
-        try await library.forEachEpisodePage(podcastID: stored.id, descriptions: true) { entries in
+        try await library.forEachEpisodePage(podcastID: stored.id, showNotes: true) { entries in
             await withCheckedContinuation { done in
                 output.async {
                     state.withLock { state in
@@ -62,7 +62,7 @@ enum PodcastJSONWriter {
         out.raw(", \"duration\": ")
         out.integer(episode.duration.map(Int64.init))
         out.raw(", \"description\": ")
-        out.string(episode.description.map { ShowNotes($0).text })
+        out.string(episode.description)
         out.raw(", \"enclosure\": ")
         if let enclosure = episode.enclosure {
             out.raw("{\"url\": ")

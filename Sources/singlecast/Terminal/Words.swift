@@ -83,6 +83,19 @@ enum Words {
         "\(download.podcastTitle): \(download.episodeTitle)"
     }
 
+    /// `Podcast: Title`: an episode named with its podcast.
+    static func episode(_ podcast: StoredPodcast, _ entry: EpisodeEntry) -> String {
+        "\(podcast.podcast.title): \(entry.episode.title)"
+    }
+
+    /// `added to the queue as 3: Podcast: Title`, or where it was already.
+    static func queueAddition(_ addition: QueueAddition, podcast: StoredPodcast, entry: EpisodeEntry) -> String {
+        switch addition {
+        case .added(let number): "added to the queue as \(number): \(episode(podcast, entry))"
+        case .alreadyQueued(let number): "already in the queue as \(number): \(episode(podcast, entry))"
+        }
+    }
+
     /// `HTTP 404`, `host not found`, `no space`: why a download ended in the error state, short
     /// enough for a table's cell (the whole sentence is ``failure(_:)``).
     static func shortFailure(_ failure: DownloadError) -> String {

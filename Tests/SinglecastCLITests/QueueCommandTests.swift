@@ -78,7 +78,7 @@ import TestSupport
             #expect(result.status == 1 && result.stderr.contains("there is no episode 3 in the queue"), "\(bad)")
         }
         #expect(try await queuedTitles(show) == ["Short One", "Short Two"], "nothing changed")
-        for bad in [["remove", "x"], ["add"], ["move", "1"], ["remove", "0"], ["add", "1", "--new", "--feed", "@1"]] {
+        for bad in [["remove", "x"], ["add"], ["move", "1"], ["move", "0", "1"], ["remove", "0"], ["add", "1", "--new", "--feed", "@1"]] {
             #expect(try await show.cli.run(["queue"] + bad).status == 64, "\(bad)")
         }
         for bad in [["--queue", "1"], ["--queue", "--at", "10"], ["1", "--sleep", "soon"]] {

@@ -91,6 +91,10 @@ extension Singlecast.Queue {
         @Argument(help: "The place it goes to.")
         var to: Int
 
+        func validate() throws {
+            if from < 1 || to < 1 { throw ValidationError("Places in the queue are numbered from 1.") }
+        }
+
         func run() async throws {
             let library = try await global.openLibrary()
             let queue = try await library.queue()

@@ -54,9 +54,8 @@ extension Library {
     @discardableResult
     public func dequeue(episodeIDs: [Int64]) async throws -> Int {
         try await writer.write { db in
-            let statement = try db.cachedStatement(sql: "DELETE FROM queueEntry WHERE episodeId = ?")
-            return try episodeIDs.reduce(0) { removed, id in
-                try statement.execute(arguments: [id])
+            try episodeIDs.reduce(0) { removed, id in
+                try Self.dequeue(id, db: db)
                 return removed + db.changesCount
             }
         }
@@ -92,21 +91,24 @@ extension Library {
         try await writer.read { db in try Self.next(after: episodeID, in: Self.queue(db)) }
     }
 
-    /// What the queue does once listening to `episodeID` ended, its one rule for the command
-    /// line and the terminal UI alike: an episode heard to its end (the finish rule marked it
-    /// played) leaves the queue; when its audio played to the end, the episode that followed
-    /// it in the queue is returned, to play next. Returns nil otherwise (stopped, failed).
-    public func advanceQueue(after episodeID: Int64, _ end: ListeningEnd) async throws -> QueueEntry? {
+    /// The entry that follows `episodeID` in the queue, numbered as the queue is afterwards,
+    /// having taken the episode out of the queue first when `removing`, in one transaction; nil
+    /// when the episode is not queued or is the last.
+    public func queueEntry(after episodeID: Int64, removing: Bool) async throws -> QueueEntry? {
         try await writer.write { db in
             let queue = try Self.queue(db)
-            guard let index = queue.firstIndex(where: { $0.entry.id == episodeID }) else { return nil }
-            var next = end.reason == .end && queue.indices.contains(index + 1) ? queue[index + 1] : nil
-            if end.played && end.position != nil {
-                try db.cachedStatement(sql: "DELETE FROM queueEntry WHERE episodeId = ?").execute(arguments: [episodeID])
+            guard queue.contains(where: { $0.entry.id == episodeID }) else { return nil }
+            var next = Self.next(after: episodeID, in: queue)
+            if removing {
+                try Self.dequeue(episodeID, db: db)
                 next?.number -= 1
             }
             return next
         }
+    }
+
+    private static func dequeue(_ episodeID: Int64, db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM queueEntry WHERE episodeId = ?").execute(arguments: [episodeID])
     }
 
     /// The entry after `episodeID` in `queue`, or its first when the episode is not in it.

@@ -19,18 +19,20 @@ import Testing
     }
 
     /// A library with one podcast of `count` episodes; their entries in feed order.
-    private func show(_ library: Library, count: Int = 4) async throws -> [EpisodeEntry] {
-        let podcast = try await library.saveFeed(Self.feed(count: count), feedKey: Self.feedKey).podcast
+    static func show(_ library: Library, count: Int = 4) async throws -> [EpisodeEntry] {
+        let podcast = try await library.saveFeed(feed(count: count), feedKey: feedKey).podcast
         return try await library.episodes(podcastID: podcast.id)
     }
 
-    private func queuedTitles(_ library: Library) async throws -> [String] {
+    /// The titles of the queued episodes, in order.
+    static func queuedTitles(_ library: Library) async throws -> [String] {
         try await library.queue().map(\.entry.episode.title)
     }
 
+
     @Test func addingPutsEpisodesAtTheEndOnceAndTheListingHasWhatATableNeeds() async throws {
         let library = try Library.inMemory()
-        let episodes = try await show(library)
+        let episodes = try await Self.show(library)
         #expect(try await library.queue().isEmpty)
         #expect(try await library.enqueue(episodeIDs: [episodes[2].id, episodes[0].id]) == [.added(number: 1), .added(number: 2)])
         #expect(
@@ -50,27 +52,27 @@ import Testing
 
     @Test func removingMovingAndClearing() async throws {
         let library = try Library.inMemory()
-        let episodes = try await show(library)
+        let episodes = try await Self.show(library)
         try await library.enqueue(episodeIDs: episodes.map(\.id))
         #expect(try await library.dequeue(episodeIDs: [episodes[1].id, episodes[1].id]) == 1)
-        #expect(try await queuedTitles(library) == ["E0", "E2", "E3"])
+        #expect(try await Self.queuedTitles(library) == ["E0", "E2", "E3"])
         #expect(try await library.moveInQueue(episodeID: episodes[3].id, to: 1))
-        #expect(try await queuedTitles(library) == ["E3", "E0", "E2"])
+        #expect(try await Self.queuedTitles(library) == ["E3", "E0", "E2"])
         #expect(try await library.moveInQueue(episodeID: episodes[3].id, to: 99))
-        #expect(try await queuedTitles(library) == ["E0", "E2", "E3"])
+        #expect(try await Self.queuedTitles(library) == ["E0", "E2", "E3"])
         #expect(try await library.moveInQueue(episodeID: episodes[2].id, to: 1))
-        #expect(try await queuedTitles(library) == ["E2", "E0", "E3"])
+        #expect(try await Self.queuedTitles(library) == ["E2", "E0", "E3"])
         #expect(try await library.moveInQueue(episodeID: episodes[1].id, to: 1) == false, "not queued")
         // An episode added after a move goes after the last one.
         try await library.enqueue(episodeIDs: [episodes[1].id])
-        #expect(try await queuedTitles(library) == ["E2", "E0", "E3", "E1"])
+        #expect(try await Self.queuedTitles(library) == ["E2", "E0", "E3", "E1"])
         #expect(try await library.clearQueue() == 4)
         #expect(try await library.queue().isEmpty)
     }
 
     @Test func theNextEpisodeFollowsTheOneGivenOrIsTheFirst() async throws {
         let library = try Library.inMemory()
-        let episodes = try await show(library)
+        let episodes = try await Self.show(library)
         #expect(try await library.nextInQueue(after: nil) == nil)
         try await library.enqueue(episodeIDs: [episodes[0].id, episodes[1].id])
         #expect(try await library.nextInQueue(after: nil)?.entry.id == episodes[0].id)
@@ -79,38 +81,29 @@ import Testing
         #expect(try await library.nextInQueue(after: episodes[3].id)?.entry.id == episodes[0].id, "not queued: the first")
     }
 
-    @Test func anEpisodeHeardToItsEndLeavesTheQueueAndTheNextFollowsOnlyAfterTheAudioEnded() async throws {
+    @Test func theEntryAfterAnEpisodeWithTheEpisodeTakenOutOrNot() async throws {
         let library = try Library.inMemory()
-        let episodes = try await show(library)
+        let episodes = try await Self.show(library)
         try await library.enqueue(episodeIDs: [episodes[0].id, episodes[1].id, episodes[2].id])
-        let quit = ListeningEnd(position: 100, duration: 600, played: false, reason: .quit)
-        #expect(try await library.advanceQueue(after: episodes[0].id, quit) == nil)
-        #expect(try await queuedTitles(library) == ["E0", "E1", "E2"], "stopped: it stays")
-        let failed = ListeningEnd(position: nil, duration: nil, played: true, reason: .failed(PlayerFailure(kind: .notAudio)))
-        #expect(try await library.advanceQueue(after: episodes[0].id, failed) == nil)
-        #expect(try await queuedTitles(library) == ["E0", "E1", "E2"], "nothing heard: it stays")
-
-        let finished = ListeningEnd(position: 600, duration: 600, played: true, reason: .end)
-        let next = try await library.advanceQueue(after: episodes[0].id, finished)
+        let kept = try await library.queueEntry(after: episodes[0].id, removing: false)
+        #expect(kept?.entry.id == episodes[1].id && kept?.number == 2)
+        #expect(try await Self.queuedTitles(library) == ["E0", "E1", "E2"])
+        let next = try await library.queueEntry(after: episodes[0].id, removing: true)
         #expect(next?.entry.id == episodes[1].id && next?.number == 1)
-        #expect(try await queuedTitles(library) == ["E1", "E2"])
-        // Quit within the finish rule's reach: played, it leaves, and nothing starts.
-        let quitAtTheEnd = ListeningEnd(position: 590, duration: 600, played: true, reason: .quit)
-        #expect(try await library.advanceQueue(after: episodes[1].id, quitAtTheEnd) == nil)
-        #expect(try await queuedTitles(library) == ["E2"])
-        #expect(try await library.advanceQueue(after: episodes[2].id, finished) == nil, "the last one")
-        #expect(try await library.queue().isEmpty)
-        #expect(try await library.advanceQueue(after: episodes[3].id, finished) == nil, "never queued")
+        #expect(try await Self.queuedTitles(library) == ["E1", "E2"])
+        #expect(try await library.queueEntry(after: episodes[2].id, removing: true) == nil, "the last")
+        #expect(try await library.queueEntry(after: episodes[3].id, removing: true) == nil, "never queued")
+        #expect(try await Self.queuedTitles(library) == ["E1"])
     }
 
     @Test func anEpisodeThatLeavesTheLibraryLeavesTheQueue() async throws {
         let library = try Library.inMemory()
-        let episodes = try await show(library)
+        let episodes = try await Self.show(library)
         try await library.enqueue(episodeIDs: episodes.map(\.id))
         try await library.writer.write { db in
             try db.execute(sql: "DELETE FROM episode WHERE id = ?", arguments: [episodes[1].id])
         }
-        #expect(try await queuedTitles(library) == ["E0", "E2", "E3"])
+        #expect(try await Self.queuedTitles(library) == ["E0", "E2", "E3"])
         try await library.writer.write { db in try db.execute(sql: "DELETE FROM podcast") }
         #expect(try await library.queue().isEmpty)
     }
@@ -118,7 +111,7 @@ import Testing
     @Test func aSubscriptionWithQueueNewQueuesTheEpisodesAnUpdateAdds() async throws {
         let library = try Library.inMemory()
         let other = try await library.saveFeed(Self.feed(count: 1), feedKey: "https://example.com/other.xml").podcast
-        let episodes = try await show(library, count: 2)
+        let episodes = try await Self.show(library, count: 2)
         let podcast = try #require(try await library.podcast(feedKey: Self.feedKey))
         try await library.subscribe(podcastID: podcast.id, queueNew: true)
         try await library.subscribe(podcastID: other.id)
@@ -133,13 +126,13 @@ import Testing
         grown.episodes.insert(Episode(title: "Fresh", guid: "fresh", enclosure: Enclosure(url: "https://cdn.example.com/f.mp3")), at: 0)
         grown.episodes.insert(Episode(title: "Fresher", guid: "fresher"), at: 0)
         try await library.saveFeed(grown, feedKey: Self.feedKey, options: update)
-        #expect(try await queuedTitles(library) == ["E1", "Fresher", "Fresh"])
+        #expect(try await Self.queuedTitles(library) == ["E1", "Fresher", "Fresh"])
         // The same feed again adds nothing; the other subscription queues nothing.
         try await library.saveFeed(grown, feedKey: Self.feedKey, options: update)
         var otherGrown = Self.feed(count: 1)
         otherGrown.episodes.append(Episode(title: "Elsewhere", guid: "elsewhere"))
         try await library.saveFeed(otherGrown, feedKey: "https://example.com/other.xml", options: update)
-        #expect(try await queuedTitles(library) == ["E1", "Fresher", "Fresh"])
+        #expect(try await Self.queuedTitles(library) == ["E1", "Fresher", "Fresh"])
         try await library.subscribe(podcastID: podcast.id)
         #expect(try await library.podcast(id: podcast.id)?.subscription?.queuesNew == true, "unchanged when not given")
         try await library.subscribe(podcastID: podcast.id, queueNew: false)

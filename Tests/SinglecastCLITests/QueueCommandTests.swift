@@ -125,7 +125,8 @@ import TestSupport
         #expect(episodes[0...1].allSatisfy { $0["played"] as? Bool == true })
     }
 
-    @Test func quittingStopsTheQueueAndTheEpisodeStaysWithItsPosition() async throws {
+    @Test(arguments: [false, true])
+    func quittingOrCtrlCStopsTheQueueAndTheEpisodeStaysWithItsPosition(byCtrlC: Bool) async throws {
         let show = try await queueShow()
         defer { Task { try? await show.stop() } }
         #expect(try await show.cli.run(["queue", "add", "3", "1"]).status == 0)
@@ -133,8 +134,13 @@ import TestSupport
         #expect(try await run.waitForEvent("started")["title"] as? String == "Long Talk")
         try await run.send(["seek", 40, "absolute"])
         try await run.waitForEvent("position") { isNear($0["position"], 40) }
-        try await run.send(["quit"])
-        #expect(try await run.exitStatus() == 0)
+        if byCtrlC {
+            kill(run.process.processIdentifier, SIGINT)
+            #expect(try await run.exitStatus() == 130)
+        } else {
+            try await run.send(["quit"])
+            #expect(try await run.exitStatus() == 0)
+        }
         #expect(run.events.filter { $0["event"] as? String == "started" }.count == 1, "nothing else started")
         let queue = try await queueJSON(show)
         #expect(queue.map { $0["title"] as? String } == ["Long Talk", "Short One"])

@@ -107,6 +107,12 @@ import TestSupport
         result = try await show.cli.run(["update"])
         #expect(result.status == 0 && result.stdout.contains("1 new"), "\(result.stdout)")
         #expect(try await queuedTitles(show) == ["Long Talk", "Short One"])
+        // Numbered as `new` lists them: Short One, then Short Two (the subscription's first).
+        result = try await show.cli.run(["queue", "add", "--new", "2", "1"])
+        #expect(
+            result.stdout
+                == "added to the queue as 3: Loopback Queue: Short Two\nalready in the queue as 2: Loopback Queue: Short One\n",
+            "\(result.stdout)")
         #expect(try await show.cli.run(["subscribe", "@1", "--no-queue-new"]).status == 0)
         #expect(try await show.cli.run(["podcasts", "--json"]).stdout.contains(#""queueNew" : false"#))
     }

@@ -80,12 +80,16 @@ enum Words {
     /// `Podcast: Title`: a download's episode named with its podcast, as every line about one
     /// names it (the current podcast may be another).
     static func episode(_ download: Download) -> String {
-        "\(download.podcastTitle): \(download.episodeTitle)"
+        episode(podcastTitle: download.podcastTitle, title: download.episodeTitle)
     }
 
     /// `Podcast: Title`: an episode named with its podcast.
     static func episode(_ podcast: StoredPodcast, _ entry: EpisodeEntry) -> String {
-        "\(podcast.podcast.title): \(entry.episode.title)"
+        episode(podcastTitle: podcast.podcast.title, title: entry.episode.title)
+    }
+
+    private static func episode(podcastTitle: String, title: String) -> String {
+        "\(podcastTitle): \(title)"
     }
 
     /// `added to the queue as 3: Podcast: Title`, or where it was already.

@@ -2,23 +2,30 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A local server with a show of audio the test made (`Fixtures/cli/listening.xml`), and a
-/// library whose player is the real mpv without sound output.
+/// A local server with a show of audio the test made (`Fixtures/cli/listening.xml`, or the
+/// fixture named), and a library whose player is the real mpv without sound output.
 struct ListeningShow {
     /// The length of the talk, in seconds.
     static let talkSeconds = 120.0
+    /// The length of the short episodes of `Fixtures/cli/queue.xml`, in seconds.
+    static let shortSeconds = 3.0
 
     let server: TestServer
     let cli: CLI
 
-    static func start(environment: [String: String] = [:]) async throws -> ListeningShow {
+    static func start(environment: [String: String] = [:], feed fixture: String = "cli/listening.xml") async throws
+        -> ListeningShow
+    {
         let server = try await TestServer.start()
         let host = "127.0.0.1:\(server.port)"
-        let feed = try String(contentsOf: Fixtures.url("cli/listening.xml"), encoding: .utf8)
+        let feed = try String(contentsOf: Fixtures.url(fixture), encoding: .utf8)
             .replacingOccurrences(of: "SERVER", with: host)
         server.serve(path: "/feeds/listening.xml", data: Data(feed.utf8), contentType: "application/rss+xml")
         let talk = TestAudio.wavData(seconds: talkSeconds)
         server.serve(path: "/media/talk.wav", data: talk, contentType: "audio/wav")
+        for path in ["/media/short-1.wav", "/media/short-2.wav"] {
+            server.serve(path: path, data: TestAudio.wavData(seconds: shortSeconds), contentType: "audio/wav")
+        }
         server.serve(
             path: "/private/talk.wav", data: talk, contentType: "audio/wav",
             authorization: "Basic " + Data("listener:s3cret".utf8).base64EncodedString())

@@ -221,6 +221,28 @@ import TestSupport
         #expect(try await ui.waitForExit() == 0)
     }
 
+    @Test func theQueuePlaysThroughByItselfAndShowsWhatTheCommandLineQueues() async throws {
+        let show = try await ListeningShow.start(feed: "cli/queue.xml")
+        defer { Task { try? await show.stop() } }
+        try await show.list()
+        #expect(try await show.cli.run(["queue", "add", "1", "2"]).status == 0)
+        let ui = try await openUI(show.cli, subscribedTo: show.feedURL, showing: "Short Two")
+        defer { ui.stop() }
+        try ui.press("3")
+        try await ui.waitFor("Queue (2)")
+        try ui.press("Enter")
+        try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Short One") } }
+        let singlecast = try #require(try ui.singlecastProcess())
+        #expect(try TestProcess.procText(try #require(TestProcess.children(of: singlecast).first), "cmdline").contains("mpv --ao=null"))
+        // Once the first has played to its end, the second starts by itself and the first leaves the queue.
+        try await ui.waitUntilScreen { $0.contains { $0.hasPrefix("▶ Short Two") } }
+        try await ui.waitFor("The queue is empty")
+        #expect(try await show.cli.run(["queue", "add", "3"]).status == 0)
+        try await ui.waitUntilScreen { lines in lines.contains { $0.contains("Queue (1)") } && lines.contains { $0.contains("Long Talk") } }
+        try ui.press("q")
+        #expect(try await ui.waitForExit() == 0)
+    }
+
     /// Subscribes `cli`'s library to `feedURL` and opens the UI on it, once the screen shows `text`
     /// (an episode: the keys then find the list read).
     private func openUI(_ cli: CLI, subscribedTo feedURL: String, showing text: String) async throws -> TmuxUI {

@@ -16,7 +16,7 @@ import Testing
     @Test func theBrowseScreenDrawsThreePanes() {
         let state = UIFixtures.browsing(width: 140, height: 16)
         let lines = UIView.render(state).lines
-        #expect(lines[0].hasPrefix(" 1 Podcasts   2 New   4 Downloads   5 Search "))
+        #expect(lines[0].hasPrefix(" 1 Podcasts   2 New   3 Queue   4 Downloads   5 Search "))
         #expect(lines[1].hasPrefix("Podcasts (2)"))
         #expect(lines[1].contains("│Episodes (5): First Show"))
         #expect(lines[3].hasPrefix("  First Show"))
@@ -25,7 +25,7 @@ import Testing
         #expect(lines[3].contains("2024-07-02   10:00"))
         #expect(lines[2].hasSuffix("│First Show" + String(repeating: " ", count: 33)))
         #expect(lines[3].hasSuffix("│Episode 1" + String(repeating: " ", count: 34)))
-        #expect(lines[15].hasPrefix("Enter play  p pause"))
+        #expect(lines[15].hasPrefix("Enter play  Space queue  p pause"))
     }
 
     @Test func wideTitlesKeepTheColumnsAligned() {

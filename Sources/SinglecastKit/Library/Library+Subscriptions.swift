@@ -46,12 +46,15 @@ extension Library {
     // MARK: - Subscriptions
 
     /// Subscribes to a stored podcast, or changes the settings of a subscription: a setting
-    /// given as nil stays as it is (a new subscription keeps every file and downloads nothing
-    /// by itself). A new subscription marks only the podcast's most recent episode new, so that
-    /// a first `update --download` does not fetch the back catalogue.
+    /// given as nil stays as it is (a new subscription keeps every file, downloads nothing
+    /// by itself and queues nothing). A new subscription marks only the podcast's most recent
+    /// episode new, so that a first `update --download` does not fetch the back catalogue.
+    /// With `queueNew`, each episode an update adds goes to the end of the queue.
     /// Returns whether the podcast was not subscribed before.
     @discardableResult
-    public func subscribe(podcastID: Int64, keep: Retention? = nil, autoDownload: AutoDownload? = nil) async throws -> Bool {
+    public func subscribe(
+        podcastID: Int64, keep: Retention? = nil, autoDownload: AutoDownload? = nil, queueNew: Bool? = nil
+    ) async throws -> Bool {
         try await writer.write { db in
             let wasSubscribed = !(try Self.subscribe(podcastID: podcastID, db: db))
             if let keep {
@@ -60,6 +63,9 @@ extension Library {
             if let autoDownload {
                 try db.execute(
                     sql: "UPDATE podcast SET autoDownload = ? WHERE id = ?", arguments: [autoDownload.rawValue, podcastID])
+            }
+            if let queueNew {
+                try db.execute(sql: "UPDATE podcast SET queueNew = ? WHERE id = ?", arguments: [queueNew, podcastID])
             }
             return !wasSubscribed
         }
@@ -263,7 +269,7 @@ extension Library {
         }
         return Subscription(
             keep: row["keepEpisodes"], autoDownload: AutoDownload(rawValue: row["autoDownload"] ?? "none") ?? .none,
-            extras: row["extras"] ?? false,
+            extras: row["extras"] ?? false, queuesNew: row["queueNew"] ?? false,
             subscribedAt: subscribedAt, lastUpdate: lastUpdate, lastSuccessAt: row["lastSuccessAt"])
     }
 }

@@ -318,6 +318,27 @@ extension Library {
                       WHERE state = 'not-started' AND enclosureURL IN (SELECT enclosureURL FROM episode WHERE isDeleted);
                     """)
         }
+        migrator.registerMigration("v10-queue") { db in
+            // The queue: episodes to play one after the other, in the order of `position` (gaps
+            // allowed). An episode leaves it when it leaves the library.
+            try db.execute(
+                sql: """
+                    CREATE TABLE queueEntry (
+                      episodeId INTEGER PRIMARY KEY REFERENCES episode(id) ON DELETE CASCADE,
+                      position INTEGER NOT NULL);
+                    ALTER TABLE podcast ADD COLUMN queueNew BOOLEAN NOT NULL DEFAULT 0;
+                    """)
+            // A subscription with `queueNew` puts each episode an update adds (marked new as it
+            // is written) at the queue's end, whichever code path writes the row.
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER queueEntry_new AFTER INSERT ON episode
+                    WHEN NEW.isNew AND (SELECT queueNew FROM podcast WHERE id = NEW.podcastId)
+                    BEGIN
+                      INSERT OR IGNORE INTO queueEntry (episodeId, position)
+                        VALUES (NEW.id, COALESCE((SELECT MAX(position) FROM queueEntry), 0) + 1);
+                    END;
+                    """)
         migrator.registerMigration("v12-podcast-counts") { db in
             // What `podcasts` and the UI's podcasts pane show of each podcast, kept up to date
             // so that reading them costs the same in a library of 100,000 episodes as in one of

@@ -29,6 +29,18 @@ public enum ListeningRules {
         return position >= duration - finishWindow || position >= duration * (1 - finishFraction)
     }
 
+    /// Whether listening that ended so takes its episode out of the queue: it was heard to its
+    /// end (the finish rule marked it played). A stop before the end keeps it queued.
+    public static func leavesQueue(after end: ListeningEnd) -> Bool {
+        end.played && end.position != nil
+    }
+
+    /// Whether the queue's next episode starts by itself after listening ended so: only when the
+    /// audio played to its end, never after a stop, a quit or a failure.
+    public static func startsNextInQueue(after end: ListeningEnd) -> Bool {
+        end.reason == .end
+    }
+
     /// Whether a position is due to be saved, `elapsed` after the last save (nil: none yet).
     public static func isSaveDue(elapsed: Duration?) -> Bool {
         guard let elapsed else { return true }

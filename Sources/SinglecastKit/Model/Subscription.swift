@@ -8,6 +8,8 @@ public struct Subscription: Equatable, Sendable {
     public var autoDownload: AutoDownload
     /// Whether its downloads also save the episodes' transcripts and chapters.
     public var extras: Bool
+    /// Whether each episode an update adds goes to the end of the queue.
+    public var queuesNew: Bool
     public var subscribedAt: Date
     /// The last update, when there was one.
     public var lastUpdate: UpdateResult?
@@ -15,12 +17,14 @@ public struct Subscription: Equatable, Sendable {
     public var lastSuccessAt: Date?
 
     public init(
-        keep: Int? = nil, autoDownload: AutoDownload = .none, extras: Bool = false, subscribedAt: Date = Date(),
+        keep: Int? = nil, autoDownload: AutoDownload = .none, extras: Bool = false, queuesNew: Bool = false,
+        subscribedAt: Date = Date(),
         lastUpdate: UpdateResult? = nil, lastSuccessAt: Date? = nil
     ) {
         self.keep = keep
         self.autoDownload = autoDownload
         self.extras = extras
+        self.queuesNew = queuesNew
         self.subscribedAt = subscribedAt
         self.lastUpdate = lastUpdate
         self.lastSuccessAt = lastSuccessAt

@@ -18,6 +18,18 @@ public enum Command: Equatable, Sendable {
     case loadDetails(EpisodeEntry)
     case loadNewEpisodes
     case loadDownloads
+    case loadQueue
+    /// Adds the episode to the end of the queue.
+    case enqueue(EpisodeEntry)
+    case dequeue(episodeID: Int64)
+    /// Moves a queued episode to place `to` (from 1).
+    case moveInQueue(episodeID: Int64, to: Int)
+    case clearQueue
+    /// Finds the queue's episode after this one (the first when it is not queued).
+    case nextInQueue(after: Int64?)
+    /// Applies the queue's rule after listening to an episode ended (heard to its end, it
+    /// leaves the queue) and, with `playsNext`, finds the episode to play next.
+    case advanceQueue(after: Int64, ListeningEnd, playsNext: Bool)
     case play(EpisodeEntry, of: StoredPodcast)
     case setPaused(Bool)
     case seek(to: Double)

@@ -16,6 +16,14 @@ public enum Message: Sendable {
     case episodesLoaded(EpisodeWindow)
     case detailsLoaded(EpisodeDetails)
     case newEpisodesLoaded([NewEpisode])
+    case queueLoaded([QueueEntry])
+    /// An episode was added to the queue (or was there already).
+    case queued(title: String, QueueAddition)
+    /// The queue was emptied of this many episodes.
+    case queueCleared(count: Int)
+    /// The queue's episode to play next, when there is one: asked for with `n`, or following
+    /// an episode heard to its end (`autoplay`).
+    case nextInQueue(QueueEntry?, autoplay: Bool)
     case downloadsLoaded([Download])
     /// Another process (or this one) wrote to the library.
     case libraryChanged
@@ -43,6 +51,7 @@ public enum UIAction: Equatable, Sendable {
     case download(title: String)
     case delete(title: String)
     case mark(title: String)
+    case queue
     case refresh
     case subscribe(url: String)
     case unsubscribe(title: String)

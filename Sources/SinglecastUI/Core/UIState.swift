@@ -10,6 +10,8 @@ public struct UIState: Equatable, Sendable {
         case browse
         /// `2`: the new episodes of every subscription, newest first.
         case new
+        /// `3`: the queue, in the order it plays.
+        case queue
         /// `4`: every download with its progress.
         case downloads
         /// `5`: the iTunes directory.
@@ -34,6 +36,7 @@ public struct UIState: Equatable, Sendable {
     /// How far the details pane is scrolled.
     public var detailsScroll = 0
     public var newEpisodes = ItemList<NewEpisode>()
+    public var queue = ItemList<QueueEntry>()
     public var downloads = ItemList<Download>()
     public var search = SearchState()
     /// A line being typed (a feed's URL, a filter) or a question being asked.
@@ -94,6 +97,10 @@ public protocol Titled {
 }
 
 extension NewEpisode: Titled {
+    public var listTitle: String { entry.episode.title }
+}
+
+extension QueueEntry: Titled {
     public var listTitle: String { entry.episode.title }
 }
 

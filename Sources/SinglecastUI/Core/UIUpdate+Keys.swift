@@ -15,6 +15,7 @@ extension Step {
         case .interrupt, .character("q"): quit()
         case .character("1"): switchScreen(to: .browse)
         case .character("2"): switchScreen(to: .new)
+        case .character("3"): switchScreen(to: .queue)
         case .character("4"): switchScreen(to: .downloads)
         case .character("5"): switchScreen(to: .search)
         case .character("h"), .character("?"): state.showsHelp = true
@@ -36,7 +37,13 @@ extension Step {
         case .character("["): changeSpeed(by: -0.1)
         case .character("t"): cycleSleepTimer()
         case .character("s"): downloadSelected()
+        case .character("x") where state.screen == .queue: removeSelectedFromQueue()
         case .character("x"): deleteSelected()
+        case .character(" "): queueSelected()
+        case .character("n"): commands.append(.nextInQueue(after: state.playing?.episodeID))
+        case .character("c"): commands.append(.clearQueue)
+        case .character("K") where state.screen == .queue: moveSelectedInQueue(by: -1)
+        case .character("J") where state.screen == .queue: moveSelectedInQueue(by: 1)
         case .character("m"): togglePlayed()
         case .character("u"): showURL()
         case .character("r"): commands.append(.refresh(podcastIDs: nil))
@@ -64,6 +71,7 @@ extension Step {
         switch screen {
         case .browse: break
         case .new: commands.append(.loadNewEpisodes)
+        case .queue: commands.append(.loadQueue)
         case .downloads: commands.append(.loadDownloads)
         case .search: if state.search.results.items.isEmpty { state.search.isEditing = true }
         }
@@ -93,6 +101,8 @@ extension Step {
         case .new:
             state.newEpisodes.cursor = state.newEpisodes.cursor.moved(
                 by: delta, count: state.newEpisodes.visible.count, visible: rows)
+        case .queue:
+            state.queue.cursor = state.queue.cursor.moved(by: delta, count: state.queue.visible.count, visible: rows)
         case .downloads:
             state.downloads.cursor = state.downloads.cursor.moved(by: delta, count: state.downloads.visible.count, visible: rows)
         case .search:
@@ -111,7 +121,7 @@ extension Step {
     private mutating func enter() {
         switch (state.screen, state.focus) {
         case (.browse, .podcasts): state.focus = .episodes
-        case (.browse, _), (.new, _): playSelected()
+        case (.browse, _), (.new, _), (.queue, _): playSelected()
         case (.search, _): state.search.isEditing = true
         case (.downloads, _): break
         }
@@ -124,6 +134,7 @@ extension Step {
         switch state.screen {
         case .browse: state.focus == .podcasts ? state.podcasts.filter : state.episodes.filter
         case .new: state.newEpisodes.filter
+        case .queue: state.queue.filter
         case .downloads: state.downloads.filter
         case .search: state.search.results.filter
         }
@@ -144,6 +155,9 @@ extension Step {
         case .new:
             state.newEpisodes.filter = filter
             state.newEpisodes.cursor = ListCursor()
+        case .queue:
+            state.queue.filter = filter
+            state.queue.cursor = ListCursor()
         case .downloads:
             state.downloads.filter = filter
             state.downloads.cursor = ListCursor()
@@ -226,9 +240,7 @@ extension Step {
 
     private mutating func playSelected() {
         guard let entry = selectedEpisode, let podcast = selectedEpisodePodcast else { return }
-        state.playing = NowPlaying(episodeID: entry.id, podcastID: podcast.id, title: TerminalText.sanitized(entry.episode.title))
-        state.status = nil
-        commands.append(.play(entry, of: podcast))
+        play(entry, of: podcast)
     }
 
     private mutating func togglePause() {
@@ -286,11 +298,35 @@ extension Step {
         let url: String?
         switch state.screen {
         case .browse where state.focus == .podcasts: url = state.podcasts.selected?.podcast.feedKey
-        case .browse, .new: url = selectedEpisode?.episode.enclosure?.url
+        case .browse, .new, .queue: url = selectedEpisode?.episode.enclosure?.url
         case .downloads: url = state.downloads.selected?.enclosureURL
         case .search: url = state.search.results.selected?.feedURL?.absoluteString
         }
         state.status = url.map { StatusLine(TerminalText.sanitized($0.redactingURLPasswords)) } ?? StatusLine(UIWords.noURL)
+    }
+
+    // MARK: - The queue
+
+    private mutating func queueSelected() {
+        guard let entry = selectedEpisode else { return }
+        commands.append(.enqueue(entry))
+    }
+
+    private mutating func removeSelectedFromQueue() {
+        guard let entry = selectedEpisode else { return }
+        commands.append(.dequeue(episodeID: entry.id))
+    }
+
+    /// Moves the selected entry one place up (`delta` -1) or down, the selection going with it.
+    private mutating func moveSelectedInQueue(by delta: Int) {
+        guard let selected = state.queue.selected, let index = state.queue.items.firstIndex(of: selected),
+            state.queue.items.indices.contains(index + delta)
+        else { return }
+        state.queue.items.swapAt(index, index + delta)
+        if let shown = state.queue.visible.firstIndex(of: selected) {
+            state.queue.cursor = state.queue.cursor.moved(to: shown, count: state.queue.visible.count, visible: layout.listRows)
+        }
+        commands.append(.moveInQueue(episodeID: selected.entry.id, to: index + delta + 1))
     }
 
     // MARK: - Subscriptions

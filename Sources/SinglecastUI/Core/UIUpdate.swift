@@ -53,11 +53,21 @@ struct Step {
         case .detailsLoaded(let details):
             if details.episodeID == selectedEpisode?.id { state.details = details }
         case .newEpisodesLoaded(let items):
-            let before = selectedEpisode?.id
-            state.newEpisodes.items = items
-            state.newEpisodes.isLoaded = true
-            clampCursors()
-            episodeSelectionChanged(from: before)
+            receive(items, into: \.newEpisodes)
+        case .queueLoaded(let entries):
+            receive(entries, into: \.queue)
+        case .queued(let title, let addition):
+            state.status = StatusLine(UIWords.queued(title, addition))
+        case .queueCleared(let count):
+            state.status = StatusLine(UIWords.queueCleared(count: count))
+        case .nextInQueue(let next, let autoplay):
+            guard let next else {
+                if !autoplay { state.status = StatusLine(UIWords.nothingNextInQueue) }
+                return
+            }
+            // Autoplay gives way to an episode the listener started meanwhile.
+            if autoplay && state.playing != nil { return }
+            play(next.entry, of: next.podcast)
         case .downloadsLoaded(let downloads):
             state.downloads.items = downloads
             state.downloads.isLoaded = true
@@ -111,6 +121,13 @@ struct Step {
 
     // MARK: - The player
 
+    /// Starts playing an episode in place of what plays.
+    mutating func play(_ entry: EpisodeEntry, of podcast: StoredPodcast) {
+        state.playing = NowPlaying(episodeID: entry.id, podcastID: podcast.id, title: TerminalText.sanitized(entry.episode.title))
+        state.status = nil
+        commands.append(.play(entry, of: podcast))
+    }
+
     private mutating func handle(_ event: ListeningEvent) {
         guard var playing = state.playing else { return }
         let now = state.now
@@ -140,8 +157,11 @@ struct Step {
             playing.chapter = title.map { TerminalText.sanitized($0) }
         case .ended(let end):
             state.playing = nil
+            // The queue goes on by itself unless the sleep timer waited for this end.
+            let playsNext = state.sleepTimer != .endOfEpisode
             if state.sleepTimer == .endOfEpisode { state.sleepTimer = .off }
             commands.append(.setTicking(false))
+            commands.append(.advanceQueue(after: playing.episodeID, end, playsNext: playsNext))
             state.status = UIWords.ended(playing.title, end)
             reloadAfterChange()
             return
@@ -170,6 +190,15 @@ struct Step {
         }
         clampCursors()
         podcastSelectionChanged()
+    }
+
+    /// Replaces a list of episodes held whole; the selection changes only as far as it must.
+    private mutating func receive<Item>(_ items: [Item], into list: WritableKeyPath<UIState, ItemList<Item>>) {
+        let before = selectedEpisode?.id
+        state[keyPath: list].items = items
+        state[keyPath: list].isLoaded = true
+        clampCursors()
+        episodeSelectionChanged(from: before)
     }
 
     private mutating func receive(_ window: EpisodeWindow) {
@@ -232,6 +261,7 @@ struct Step {
         state.episodes.cursor = state.episodes.cursor.clamped(count: state.episodes.total, visible: browseRows)
         state.newEpisodes.cursor = state.newEpisodes.cursor.clamped(count: state.newEpisodes.visible.count, visible: rows)
         state.downloads.cursor = state.downloads.cursor.clamped(count: state.downloads.visible.count, visible: rows)
+        state.queue.cursor = state.queue.cursor.clamped(count: state.queue.visible.count, visible: rows)
         state.search.results.cursor = state.search.results.cursor.clamped(
             count: state.search.results.visible.count, visible: layout.listRows)
     }
@@ -244,17 +274,19 @@ struct Step {
         }
         switch state.screen {
         case .new: commands.append(.loadNewEpisodes)
+        case .queue: commands.append(.loadQueue)
         case .downloads: commands.append(.loadDownloads)
         case .browse, .search: break
         }
     }
 
     /// The episode the episode keys act on: the one selected in the episodes pane, or on the
-    /// new screen.
+    /// new or queue screen.
     var selectedEpisode: EpisodeEntry? {
         switch state.screen {
         case .browse: state.episodes.selected
         case .new: state.newEpisodes.selected?.entry
+        case .queue: state.queue.selected?.entry
         case .downloads, .search: nil
         }
     }
@@ -264,6 +296,7 @@ struct Step {
         switch state.screen {
         case .browse: state.podcasts.rows.first { $0.podcast.id == state.episodes.podcastID }?.podcast
         case .new: state.newEpisodes.selected?.podcast
+        case .queue: state.queue.selected?.podcast
         case .downloads, .search: nil
         }
     }

@@ -53,6 +53,39 @@ actor Effects {
             spawn(failing: .read) { effects in effects.send(.newEpisodesLoaded(try await effects.library.newEpisodes())) }
         case .loadDownloads:
             spawn(failing: .read) { effects in effects.send(.downloadsLoaded(try await effects.library.downloads())) }
+        case .loadQueue:
+            spawn(failing: .read) { try await $0.sendQueue() }
+        case .enqueue(let entry):
+            spawn(failing: .queue) { effects in
+                let addition = try await effects.library.enqueue(episodeIDs: [entry.id])[0]
+                effects.send(.queued(title: entry.episode.title, addition))
+                try await effects.sendQueue()
+            }
+        case .dequeue(let episodeID):
+            spawn(failing: .queue) { effects in
+                try await effects.library.dequeue(episodeIDs: [episodeID])
+                try await effects.sendQueue()
+            }
+        case .moveInQueue(let episodeID, let number):
+            spawn(failing: .queue) { effects in
+                try await effects.library.moveInQueue(episodeID: episodeID, to: number)
+                try await effects.sendQueue()
+            }
+        case .clearQueue:
+            spawn(failing: .queue) { effects in
+                effects.send(.queueCleared(count: try await effects.library.clearQueue()))
+                try await effects.sendQueue()
+            }
+        case .nextInQueue(let episodeID):
+            spawn(failing: .queue) { effects in
+                effects.send(.nextInQueue(try await effects.library.nextInQueue(after: episodeID), autoplay: false))
+            }
+        case .advanceQueue(let episodeID, let end, let playsNext):
+            spawn(failing: .queue) { effects in
+                let next = try await effects.library.advanceQueue(after: episodeID, end)
+                if playsNext, let next { effects.send(.nextInQueue(next, autoplay: true)) }
+                try await effects.sendQueue()
+            }
         case .play(let entry, let podcast):
             await play(entry, of: podcast)
         case .setPaused(let paused):
@@ -130,6 +163,11 @@ actor Effects {
         } catch {
             send(.failed(.read, error))
         }
+    }
+
+    /// Reads the queue and sends it.
+    private nonisolated func sendQueue() async throws {
+        send(.queueLoaded(try await library.queue()))
     }
 
     // MARK: - Playing

@@ -1,16 +1,31 @@
 import Foundation
 import SinglecastKit
 
-/// The screens that are one list across the whole width: new episodes, downloads, search.
+/// The screens that are one list across the whole width: new episodes, the queue, downloads, search.
 enum ListViews {
     static func drawNew(_ state: UIState, _ area: Rect, _ canvas: inout Canvas) {
-        let list = state.newEpisodes
+        drawEpisodes(
+            state.newEpisodes, named: "New episodes", empty: "No new episodes.", state, area, &canvas,
+            podcast: \.podcast, entry: \.entry)
+    }
+
+    static func drawQueue(_ state: UIState, _ area: Rect, _ canvas: inout Canvas) {
+        drawEpisodes(
+            state.queue, named: "Queue", empty: "The queue is empty: Space adds the selected episode.", state, area, &canvas,
+            podcast: \.podcast, entry: \.entry)
+    }
+
+    /// A list of episodes of several podcasts, each with its podcast's title.
+    private static func drawEpisodes<Item>(
+        _ list: ItemList<Item>, named name: String, empty: String, _ state: UIState, _ area: Rect, _ canvas: inout Canvas,
+        podcast: KeyPath<Item, StoredPodcast>, entry: KeyPath<Item, EpisodeEntry>
+    ) {
         let shown = list.visible
-        title("New episodes (\(shown.count))", filter: list.filter, area, &canvas)
+        title("\(name) (\(shown.count))", filter: list.filter, area, &canvas)
         let columns = [Column.fixed(min(30, area.width / 4))] + BrowseView.episodeColumns(width: area.width - min(30, area.width / 4) - 1)
         canvas.putColumns(["Podcast", "", "Title", "Date", "Length", "State"], columns, in: area.row(1), style: .dim)
-        drawRows(shown, cursor: list.cursor, in: area, loaded: list.isLoaded, empty: "No new episodes.", &canvas) { item in
-            [TerminalText.sanitized(item.podcast.podcast.title)] + EpisodeCells.cells(item.entry, state)
+        drawRows(shown, cursor: list.cursor, in: area, loaded: list.isLoaded, empty: empty, &canvas) { item in
+            [TerminalText.sanitized(item[keyPath: podcast].podcast.title)] + EpisodeCells.cells(item[keyPath: entry], state)
         } columns: { columns }
     }
 

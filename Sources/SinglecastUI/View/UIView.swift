@@ -17,6 +17,7 @@ public enum UIView {
             switch state.screen {
             case .browse: BrowseView.draw(state, layout, &canvas)
             case .new: ListViews.drawNew(state, layout.body, &canvas)
+            case .queue: ListViews.drawQueue(state, layout.body, &canvas)
             case .downloads: ListViews.drawDownloads(state, layout.body, &canvas)
             case .search: ListViews.drawSearch(state, layout.body, &canvas)
             }
@@ -28,7 +29,7 @@ public enum UIView {
     }
 
     private static let tabs: [(UIState.Screen, String)] = [
-        (.browse, "1 Podcasts"), (.new, "2 New"), (.downloads, "4 Downloads"), (.search, "5 Search"),
+        (.browse, "1 Podcasts"), (.new, "2 New"), (.queue, "3 Queue"), (.downloads, "4 Downloads"), (.search, "5 Search"),
     ]
 
     private static func drawTabs(_ state: UIState, _ area: Rect, _ canvas: inout Canvas) {
@@ -67,7 +68,9 @@ public enum UIView {
         if state.input != nil { return "Enter done  Esc cancel" }
         switch state.screen {
         case .browse, .new:
-            return "Enter play  p pause  f/b seek  ]/[ speed  s download  m played  r refresh  / filter  h help  q quit"
+            return "Enter play  Space queue  p pause  f/b seek  ]/[ speed  s download  m played  r refresh  / filter  h help  q quit"
+        case .queue:
+            return "Enter play  K/J move  x remove  n next  c clear  p pause  / filter  h help  q quit"
         case .downloads:
             return "↑/↓ move  / filter  1 podcasts  h help  q quit"
         case .search:

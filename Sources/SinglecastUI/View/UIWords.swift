@@ -8,6 +8,18 @@ enum UIWords {
     static let refreshed = "Refreshed."
     static let noURL = "Nothing selected has a URL."
     static let sleepTimerPaused = "Sleep timer: paused."
+    static let nothingNextInQueue = "Nothing to play next in the queue."
+
+    static func queued(_ title: String, _ addition: QueueAddition) -> String {
+        switch addition {
+        case .added(let number): "Added \(TerminalText.sanitized(title)) to the queue (\(number))."
+        case .alreadyQueued(let number): "\(TerminalText.sanitized(title)) is in the queue already (\(number))."
+        }
+    }
+
+    static func queueCleared(count: Int) -> String {
+        count == 0 ? "The queue was empty." : "Cleared the queue (\(count) episode\(count == 1 ? "" : "s"))."
+    }
 
     static func refreshing(count: Int) -> String {
         "Refreshing \(count) podcast\(count == 1 ? "" : "s")…"
@@ -62,6 +74,7 @@ enum UIWords {
         case .download(let title): what = "Cannot download \(TerminalText.sanitized(title))"
         case .delete(let title): what = "Cannot delete the file of \(TerminalText.sanitized(title))"
         case .mark(let title): what = "Cannot mark \(TerminalText.sanitized(title))"
+        case .queue: what = "Cannot change the queue"
         case .refresh: what = "The refresh failed"
         case .subscribe(let url): what = "Cannot subscribe to \(TerminalText.sanitized(url.redactingURLPasswords))"
         case .unsubscribe(let title): what = "Cannot unsubscribe from \(title)"

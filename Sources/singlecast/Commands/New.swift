@@ -18,25 +18,12 @@ extension Singlecast {
             let library = try await global.openLibrary()
             let listed = try await library.newEpisodes()
             if json {
-                try printJSON(listed.enumerated().map { NewEpisodeJSON(number: $0.offset + 1, $0.element) })
+                try printJSON(listed.enumerated().map { ListedEpisodeJSON(number: $0.offset + 1, podcast: $0.element.podcast, entry: $0.element.entry) })
             } else if listed.isEmpty {
                 print("No new episodes.")
             } else {
-                let showsHeard = listed.contains { EpisodeTable.hasBeenHeard($0.entry.playback) }
-                let headers = ["#", "Date", "Podcast", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"]
-                // On a terminal the titles are cut first, then the podcasts' names.
-                var table = TextTable(headers: headers, rightAligned: [0], shrinking: [headers.count - 1, 2])
-                for (index, item) in listed.enumerated() {
-                    let entry = item.entry
-                    var row = [
-                        String(index + 1), entry.episode.published.map(Format.day) ?? "",
-                        item.podcast.podcast.title, EpisodeTable.stateCell(entry.download),
-                    ]
-                    if showsHeard { row.append(EpisodeTable.heardCell(entry.playback, duration: entry.episode.duration)) }
-                    row.append(entry.episode.title)
-                    table.rows.append(row)
-                }
-                print(table.render(width: TTY.outputWidth))
+                let rows = listed.enumerated().map { (number: $0.offset + 1, podcast: $0.element.podcast, entry: $0.element.entry) }
+                print(EpisodeTable.render(rows, showsLength: false, width: TTY.outputWidth))
             }
         }
     }
@@ -67,7 +54,7 @@ extension Singlecast {
             let numbers = all ? Array(listed.indices.map { $0 + 1 }) : try EpisodeNumbers.parse(episodes)
             let marked = try numbers.map { number in
                 guard listed.indices.contains(number - 1) else { throw LibraryError.noSuchNewEpisode(number: number, count: listed.count) }
-                return NewEpisodeJSON(number: number, listed[number - 1])
+                return ListedEpisodeJSON(number: number, podcast: listed[number - 1].podcast, entry: listed[number - 1].entry)
             }
             try await library.markOld(episodeIDs: numbers.map { listed[$0 - 1].entry.id })
             if json {
@@ -79,12 +66,14 @@ extension Singlecast {
     }
 }
 
-/// The `--json` shape of a new episode.
-struct NewEpisodeJSON: Encodable {
+/// The `--json` shape of an episode listed with its podcast (`new`, `queue`).
+struct ListedEpisodeJSON: Encodable {
     var number: Int
     var podcast: String
     var title: String
     var published: Date?
+    /// The length the feed gives, in seconds.
+    var duration: Int?
     var url: String?
     var state: String
     /// Why its download failed, in words, and as a value (`error.kind` and its details), as
@@ -93,16 +82,17 @@ struct NewEpisodeJSON: Encodable {
     var error: DownloadError?
     var playback: PlaybackJSON
 
-    init(number: Int, _ item: NewEpisode) {
+    init(number: Int, podcast: StoredPodcast, entry: EpisodeEntry) {
         self.number = number
-        podcast = item.podcast.podcast.title
-        title = item.entry.episode.title
-        published = item.entry.episode.published
-        url = item.entry.episode.enclosure?.url.redactingURLPasswords
-        state = (item.entry.download?.state ?? .notStarted).rawValue
-        message = item.entry.download?.failure.map(Words.failure)
-        error = item.entry.download?.failure
-        playback = PlaybackJSON(item.entry.playback)
+        self.podcast = podcast.podcast.title
+        title = entry.episode.title
+        published = entry.episode.published
+        duration = entry.episode.duration
+        url = entry.episode.enclosure?.url.redactingURLPasswords
+        state = (entry.download?.state ?? .notStarted).rawValue
+        message = entry.download?.failure.map(Words.failure)
+        error = entry.download?.failure
+        playback = PlaybackJSON(entry.playback)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -112,6 +102,7 @@ struct NewEpisodeJSON: Encodable {
         try container.encode(podcast, forKey: .podcast)
         try container.encode(title, forKey: .title)
         try container.encodeIfPresent(published, forKey: .published)
+        try container.encodeIfPresent(duration, forKey: .duration)
         try container.encodeIfPresent(url, forKey: .url)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(message, forKey: .message)
@@ -120,6 +111,6 @@ struct NewEpisodeJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case number, podcast, title, published, url, state, message, error
+        case number, podcast, title, published, duration, url, state, message, error
     }
 }

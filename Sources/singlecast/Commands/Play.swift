@@ -13,7 +13,9 @@ extension Singlecast {
                 does). Without N, the episode heard most recently that is not finished continues. \
                 Playing resumes 5 s before the saved position; stopping within the last 30 s (or 2 %) \
                 marks the episode played. mpv's own keys work on a terminal: space pauses, arrows seek, \
-                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER names.
+                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER names. \
+                With --queue the queue plays through: an episode heard to its end leaves it and the \
+                next starts by itself; q or Ctrl-C stops, the episode staying queued with its position.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -31,10 +33,20 @@ extension Singlecast {
         @Option(help: "Play at this speed, 0.25 to 4 (remembered for the podcast).")
         var speed: PlaybackSpeed?
 
+        @Flag(help: "Play the queue (`singlecast queue`) through, from its first episode.")
+        var queue = false
+
+        @Option(help: "Stop after this long (15m, 1h, 90s), or at the end of the episode (end), saving the position.")
+        var sleep: SleepTimer?
+
         @Flag(help: "Print what happens as JSON, one event per line.")
         var json = false
 
         func validate() throws {
+            if queue && (episode != nil || selection.new || selection.feed != nil) {
+                throw ValidationError("--queue plays the queue: it takes no episode number, --new or --feed.")
+            }
+            if queue && (at != nil || fromStart) { throw ValidationError("--queue does not go with --at or --from-start.") }
             if at != nil && fromStart { throw ValidationError("--at and --from-start do not go together.") }
             if let episode, episode < 1 { throw ValidationError("'\(episode)' is not an episode number.") }
             if episode == nil && (selection.new || selection.feed != nil) {
@@ -44,7 +56,7 @@ extension Singlecast {
 
         func run() async throws {
             let library = try await global.openLibrary()
-            let chosen = try await self.chosen(library: library)
+            let first = try await self.chosen(library: library)
             let executable = try PlayerExecutable.locate(environment: global.environment)
             let interactive = isatty(STDIN_FILENO) == 1
             // On a terminal mpv's status line is its face (on standard error with --json, which
@@ -57,35 +69,67 @@ extension Singlecast {
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }
-            let listening = Mutex<EpisodeListening?>(nil)
-            let outcome = try await SignalGuard.run(onSignal: { await listening.withLock { $0 }?.stop() }) {
-                let started: EpisodeListening
-                do {
-                    started = try await EpisodeListening.start(
-                        chosen.entry, of: chosen.podcast, library: library, player: player, options: options)
-                } catch let error as ListeningError {
-                    // A start past the end is a bad --at: the usage error's exit status.
-                    guard case .startPastEnd = error else { throw error }
-                    printError("Error: \(Words.listening(error))")
-                    throw ExitCode(64)
+            let stop = PlayStop()
+            let outcome = try await SignalGuard.run(onSignal: { await stop.request(bySleepTimer: false) }) {
+                let timer = sleep.flatMap { sleep -> Task<Void, Never>? in
+                    guard case .after(let duration) = sleep else { return nil }
+                    return Task {
+                        guard (try? await Task.sleep(for: duration)) != nil else { return }
+                        await stop.request(bySleepTimer: true)
+                    }
                 }
-                listening.withLock { $0 = started }
-                if case .stream(let url) = started.source {
-                    printError("streaming: \(url.removingUserInfo.absoluteString) (not downloaded)")
+                defer { timer?.cancel() }
+                var current = first
+                while true {
+                    let end = try await listen(to: current, library: library, player: player, options: options, stop: stop)
+                    guard queue, let end else { return (end, current) }
+                    // The queue's rule decides what leaves it and what plays next.
+                    let next = try await library.advanceQueue(after: current.entry.id, end)
+                    guard let next, sleep != .endOfEpisode, !stop.isRequested else { return (end, current) }
+                    current = ChosenEpisode(podcast: next.podcast, entry: next.entry)
                 }
-                let renderer = ListeningRenderer(json: json, episode: chosen, source: started.source)
-                var end: ListeningEnd?
-                for await event in started.events {
-                    renderer.render(event)
-                    if case .ended(let last) = event { end = last }
-                }
-                return end
             }
-            try Self.exit(after: outcome.value, interrupted: outcome.interrupted, episode: chosen)
+            let (end, last) = outcome.value
+            if stop.bySleepTimer, end?.reason == .stopped { return }
+            try Self.exit(after: end, interrupted: outcome.interrupted, episode: last)
+        }
+
+        /// Plays one episode to its end, rendering its events; returns how it ended (nil when no
+        /// end was reported).
+        private func listen(
+            to chosen: ChosenEpisode, library: Library, player: MpvPlayer, options: EpisodeListening.Options, stop: PlayStop
+        ) async throws -> ListeningEnd? {
+            let started: EpisodeListening
+            do {
+                started = try await EpisodeListening.start(chosen.entry, of: chosen.podcast, library: library, player: player, options: options)
+            } catch let error as ListeningError {
+                // A start past the end is a bad --at: the usage error's exit status.
+                guard case .startPastEnd = error else { throw error }
+                printError("Error: \(Words.listening(error))")
+                throw ExitCode(64)
+            }
+            await stop.playing(started)
+            if case .stream(let url) = started.source {
+                printError("streaming: \(url.removingUserInfo.absoluteString) (not downloaded)")
+            }
+            let renderer = ListeningRenderer(json: json, episode: chosen, source: started.source)
+            var end: ListeningEnd?
+            for await event in started.events {
+                renderer.render(event, stoppedBySleepTimer: stop.bySleepTimer)
+                if case .ended(let last) = event { end = last }
+            }
+            return end
+        }
+
+        /// The first episode of the queue, the episode numbered, or the one heard last.
+        private func chosen(library: Library) async throws -> ChosenEpisode {
+            guard queue else { return try await chosenEpisode(library: library) }
+            guard let first = try await library.nextInQueue(after: nil) else { throw LibraryError.noSuchQueueEntry(number: 1, count: 0) }
+            return ChosenEpisode(podcast: first.podcast, entry: first.entry)
         }
 
         /// The episode numbered, or the one heard last.
-        private func chosen(library: Library) async throws -> ChosenEpisode {
+        private func chosenEpisode(library: Library) async throws -> ChosenEpisode {
             if let episode { return try await selection.episodes([episode], library: library)[0] }
             guard let last = try await library.lastHeardEpisode() else { throw ListeningError.nothingToContinue }
             let position = last.entry.playback.position.map { " at \(Words.position($0, of: last.entry.episode.duration.map(Double.init)))" } ?? ""
@@ -108,5 +152,35 @@ extension Singlecast {
                 throw CommandFailure(message: Words.cannotPlay(episode.entry, failure))
             }
         }
+    }
+}
+
+/// What stops `play`: a signal or the sleep timer, for the episode playing and any the queue
+/// would start after it.
+private final class PlayStop: Sendable {
+    private let state = Mutex<(listening: EpisodeListening?, requested: Bool, bySleepTimer: Bool)>((nil, false, false))
+
+    /// Whether a stop was asked for: nothing more starts.
+    var isRequested: Bool { state.withLock { $0.requested } }
+    /// Whether the sleep timer asked for it.
+    var bySleepTimer: Bool { state.withLock { $0.bySleepTimer } }
+
+    /// Stops the episode playing (its position saved), and any that starts later.
+    func request(bySleepTimer: Bool) async {
+        let listening = state.withLock { state in
+            if !state.requested { state.bySleepTimer = bySleepTimer }
+            state.requested = true
+            return state.listening
+        }
+        await listening?.stop()
+    }
+
+    /// The episode now playing; stopped at once when a stop came before it started.
+    func playing(_ listening: EpisodeListening) async {
+        let stopsNow = state.withLock { state in
+            state.listening = listening
+            return state.requested
+        }
+        if stopsNow { await listening.stop() }
     }
 }

@@ -55,6 +55,8 @@ struct SubscriptionJSON: Encodable {
     var keep: Int?
     var auto: String
     var extras: Bool
+    /// Whether each new episode an update finds goes to the end of the queue.
+    var queueNew: Bool
     var lastSuccess: Date?
     var status: String?
     /// Why the last update failed: in words, and as a value (`error.kind` and its details).
@@ -74,6 +76,7 @@ struct SubscriptionJSON: Encodable {
         keep = subscription?.keep
         auto = subscription?.autoDownload.rawValue ?? AutoDownload.none.rawValue
         extras = subscription?.extras ?? false
+        queueNew = subscription?.queuesNew ?? false
         lastSuccess = subscription?.lastSuccessAt
         status = subscription?.lastUpdate?.status.name
         if case .failed(let failure)? = subscription?.lastUpdate?.status {

@@ -34,6 +34,11 @@ extension Singlecast {
             help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given).")
         var extras: Bool?
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Whether each new episode `update` finds goes to the end of the queue (off for a new subscription; unchanged if not given).")
+        var queueNew: Bool?
+
         @Option(help: "The speed its episodes are played at, 0.25 to 4 (unchanged if not given).")
         var speed: PlaybackSpeed?
 
@@ -58,7 +63,8 @@ extension Singlecast {
                         default: saved = try await resolver.load(references[index])
                         }
                         for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
-                        let isNew = try await library.subscribe(podcastID: saved.podcast.id, keep: keep, autoDownload: auto)
+                        let isNew = try await library.subscribe(
+                            podcastID: saved.podcast.id, keep: keep, autoDownload: auto, queueNew: queueNew)
                         if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
                         if let speed { try await library.setPlaybackSpeed(speed.value, podcastID: saved.podcast.id) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
@@ -132,6 +138,7 @@ struct PodcastJSON: Encodable {
     var keep: Int?
     var auto: String?
     var extras: Bool?
+    var queueNew: Bool?
     /// After `subscribe --keep N`: how many files the next retention deletes.
     var retentionWouldDelete: Int?
 
@@ -142,6 +149,7 @@ struct PodcastJSON: Encodable {
         keep = stored.subscription?.keep
         auto = stored.subscription?.autoDownload.rawValue
         extras = stored.subscription?.extras
+        queueNew = stored.subscription?.queuesNew
     }
 }
 

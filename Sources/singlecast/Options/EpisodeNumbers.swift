@@ -21,3 +21,18 @@ enum EpisodeNumbers {
         return numbers
     }
 }
+
+/// Numbers and ranges as arguments, checked while the arguments are parsed.
+struct NumberList: ParsableArguments {
+    @Argument(help: "Numbers or ranges, such as 3 5 7 or 1-10.")
+    var values: [String]
+
+    func validate() throws {
+        _ = try numbers()
+    }
+
+    /// The numbers in the order given, each once (``EpisodeNumbers/parse(_:)``).
+    func numbers() throws -> [Int] {
+        try EpisodeNumbers.parse(values)
+    }
+}

@@ -24,6 +24,29 @@ enum EpisodeTable {
         return table.render(width: width)
     }
 
+    /// A numbered list of episodes of several podcasts (`new`, `queue`): with a Length column
+    /// when `showsLength`, a Heard column when any episode has been heard; fitted to `width`
+    /// when given, by cutting the titles, then the podcasts' names.
+    static func render(
+        _ items: [(number: Int, podcast: StoredPodcast, entry: EpisodeEntry)], showsLength: Bool, width: Int?
+    ) -> String {
+        let showsHeard = items.contains { hasBeenHeard($0.entry.playback) }
+        let headers = ["#", "Date"] + (showsLength ? ["Length"] : []) + ["Podcast", "State"] + (showsHeard ? ["Heard"] : []) + ["Title"]
+        let podcastColumn = showsLength ? 3 : 2
+        var table = TextTable(
+            headers: headers, rightAligned: showsLength ? [0, 2] : [0], shrinking: [headers.count - 1, podcastColumn])
+        for item in items {
+            let episode = item.entry.episode
+            var row = [String(item.number), episode.published.map(Format.day) ?? ""]
+            if showsLength { row.append(episode.duration.map { Format.duration(seconds: $0) } ?? "") }
+            row += [item.podcast.podcast.title, stateCell(item.entry.download)]
+            if showsHeard { row.append(heardCell(item.entry.playback, duration: episode.duration)) }
+            row.append(episode.title)
+            table.rows.append(row)
+        }
+        return table.render(width: width)
+    }
+
     /// Whether a listing shows a Heard cell for this playback.
     static func hasBeenHeard(_ playback: Playback) -> Bool {
         playback.isPlayed || playback.position != nil

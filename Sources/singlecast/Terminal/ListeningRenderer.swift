@@ -25,11 +25,16 @@ struct ListeningRenderer {
         var error: String?
     }
 
-    func render(_ event: ListeningEvent) {
+    /// Shows `event`; an end `stoppedBySleepTimer` says so (`sleep` as its JSON reason).
+    func render(_ event: ListeningEvent, stoppedBySleepTimer: Bool = false) {
+        let bySleepTimer: Bool
+        if case .ended(let end) = event, end.reason == .stopped, stoppedBySleepTimer { bySleepTimer = true } else { bySleepTimer = false }
         if json {
-            printJSONLine(line(event))
+            var line = line(event)
+            if bySleepTimer { line.reason = "sleep" }
+            printJSONLine(line)
         } else if let text = text(event) {
-            printNow(text)
+            printNow(bySleepTimer ? "sleep timer: \(text)" : text)
         }
     }
 

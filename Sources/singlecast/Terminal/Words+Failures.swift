@@ -152,6 +152,10 @@ extension Words {
             return "there is no new episode \(number): \(count) episode\(count == 1 ? " is" : "s are") new"
         case .episodeWithoutAudio(let number, let title):
             return "episode \(number) (\(title)) has no audio file to download"
+        case .noSuchQueueEntry(_, 0):
+            return "the queue is empty: add episodes with `singlecast queue add N`"
+        case .noSuchQueueEntry(let number, let count):
+            return "there is no episode \(number) in the queue: it has \(count) episode\(count == 1 ? "" : "s")"
         case .noSuchPodcast(let reference, let candidates):
             let list = candidates.isEmpty ? "" : "; subscriptions: " + candidates.joined(separator: ", ")
             return "no podcast matches \u{201C}\(reference.redactingURLPasswords)\u{201D}\(list)"

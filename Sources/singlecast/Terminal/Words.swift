@@ -80,7 +80,24 @@ enum Words {
     /// `Podcast: Title`: a download's episode named with its podcast, as every line about one
     /// names it (the current podcast may be another).
     static func episode(_ download: Download) -> String {
-        "\(download.podcastTitle): \(download.episodeTitle)"
+        episode(podcastTitle: download.podcastTitle, title: download.episodeTitle)
+    }
+
+    /// `Podcast: Title`: an episode named with its podcast.
+    static func episode(_ podcast: StoredPodcast, _ entry: EpisodeEntry) -> String {
+        episode(podcastTitle: podcast.podcast.title, title: entry.episode.title)
+    }
+
+    private static func episode(podcastTitle: String, title: String) -> String {
+        "\(podcastTitle): \(title)"
+    }
+
+    /// `added to the queue as 3: Podcast: Title`, or where it was already.
+    static func queueAddition(_ addition: QueueAddition, podcast: StoredPodcast, entry: EpisodeEntry) -> String {
+        switch addition {
+        case .added(let number): "added to the queue as \(number): \(episode(podcast, entry))"
+        case .alreadyQueued(let number): "already in the queue as \(number): \(episode(podcast, entry))"
+        }
     }
 
     /// `HTTP 404`, `host not found`, `no space`: why a download ended in the error state, short

@@ -339,6 +339,7 @@ extension Library {
                         VALUES (NEW.id, COALESCE((SELECT MAX(position) FROM queueEntry), 0) + 1);
                     END;
                     """)
+        }
         migrator.registerMigration("v12-podcast-counts") { db in
             // What `podcasts` and the UI's podcasts pane show of each podcast, kept up to date
             // so that reading them costs the same in a library of 100,000 episodes as in one of

@@ -40,6 +40,11 @@ final class ChildProcess: Sendable {
         self.pid = pid
     }
 
+    /// How many times a start is tried while the program file is busy, and the pause between
+    /// tries (microseconds).
+    private static let busyAttempts = 20
+    private static let busyPause: useconds_t = 25_000
+
     /// Starts `path` with `arguments` (the program name first) and exactly `environment`.
     /// Returns once the program runs (`execve` succeeded); throws the `errno` of a failure.
     static func start(
@@ -51,9 +56,16 @@ final class ChildProcess: Sendable {
                 let argv = CStringArray(arguments)
                 let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
                 var pid: pid_t = 0
-                let code = cspawn_spawn(
-                    path, argv.pointers, envp.pointers, descriptors.input, descriptors.output, descriptors.error,
-                    newProcessGroup ? 1 : 0, &pid)
+                var code: Int32 = 0
+                // A program file another process still holds open for writing (one just written,
+                // whose descriptor a child forked meanwhile shares) is busy for a moment only.
+                for attempt in 0..<Self.busyAttempts {
+                    if attempt > 0 { usleep(Self.busyPause) }
+                    code = cspawn_spawn(
+                        path, argv.pointers, envp.pointers, descriptors.input, descriptors.output, descriptors.error,
+                        newProcessGroup ? 1 : 0, &pid)
+                    if code != ETXTBSY { break }
+                }
                 argv.free()
                 envp.free()
                 guard code == 0 else {

@@ -201,9 +201,14 @@ extension Library {
     }
 
     /// A podcast as a reference is matched against it: its id and title.
-    private struct PodcastName: FetchableRecord, Decodable {
+    private struct PodcastName: FetchableRecord {
         var id: Int64
         var title: String
+
+        init(row: Row) {
+            id = row[0]
+            title = row[1]
+        }
     }
 
     /// The one podcast of `podcasts` whose title contains `text` (case-insensitive), or the one

@@ -35,16 +35,23 @@ func printError(_ line: String) {
 
 /// Human-readable figures for tables and progress lines.
 enum Format {
-    /// `12.3 MB`, `950 kB`, `512 B` (decimal units, as file managers show sizes).
+    /// `12.3 MB`, `950 kB`, `512 B` (decimal units, as file managers show sizes): one decimal
+    /// below 10, rounded half up. Integer arithmetic, not `String(format:)`, whose cost every
+    /// row of a listing would pay.
     static func bytes(_ count: Int64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(count)
         var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
+        var divisor: Int64 = 1
+        while count / divisor >= 1000, unit < units.count - 1 {
+            divisor *= 1000
             unit += 1
         }
-        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+        guard unit > 0 else { return "\(count) B" }
+        if count / divisor < 10 {
+            let tenths = (count / divisor) * 10 + ((count % divisor) * 10 + divisor / 2) / divisor
+            return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        }
+        return "\(count / divisor + (count % divisor + divisor / 2) / divisor) \(units[unit])"
     }
 
     /// `1:02:03` or `42:07`.

@@ -3,7 +3,10 @@
 
 A world of 199 feeds of 402 items, one of 20,000 (genfeed.py) and one of a single episode with
 audio, served by nginx on loopback, is imported into a fresh library; then, with the UI in a tmux pane of 120x40 (release build):
-  first frame   from launch to the first screen that shows a podcast's title (median of runs)
+  first frame   from launch to the first screen that shows a podcast's title (median of runs),
+                interleaved with castero's (pip install castero): the same OPML imported into a
+                private HOME/XDG_CONFIG_HOME/XDG_DATA_HOME with `castero --import`, launched in the
+                same pane size; also the first screen that lists the first podcast's episodes
   key           from a key sent to tmux to the changed screen: `j` down the 20,000-episode list,
                 and `j` in the podcasts pane (the next podcast's episodes read), p50 and p99
                 (tmux's own round trip included: a capture of an unchanged screen is printed
@@ -14,11 +17,15 @@ audio, served by nginx on loopback, is imported into a fresh library; then, with
   library reads `singlecast podcasts` and `singlecast episodes @1` as whole processes (medians)
 
 Usage: Benchmarks/ui.py [--runs N] [--keys N]
+  SINGLECAST_BIN  a folder holding the `singlecast` to measure (default: the release build)
+  CASTERO         castero's program (default: the `castero` beside this python, else on PATH)
 """
 import argparse, os, re, shutil, statistics, subprocess, sys, tempfile, time, wave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import BIN, GENFEED, NGINX_CONF  # noqa: E402
+
+BIN = os.environ.get("SINGLECAST_BIN", BIN)
 
 SMALL, SMALL_ITEMS, LARGE_ITEMS = 199, 402, 20_000
 SOCKET = f"sc-ui-bench-{os.getpid()}"
@@ -81,11 +88,45 @@ class World:
         self.nginx.wait()
 
 
-def start_ui(env):
+def start_ui(env, command=None):
     assignments = " ".join(f"{k}='{v}'" for k, v in env.items())
+    command = command or f"{BIN}/singlecast ui"
     started = time.perf_counter()
-    tmux("new-session", "-d", "-s", "ui", "-x", "120", "-y", "40", f"env -i {assignments} {BIN}/singlecast ui; sleep 600")
+    tmux("new-session", "-d", "-s", "ui", "-x", "120", "-y", "40", f"env -i {assignments} {command}; sleep 600")
     return started
+
+
+def castero_program():
+    beside = os.path.join(os.path.dirname(sys.executable), "castero")  # not pyenv's shim, which costs a shell
+    return os.environ.get("CASTERO") or (beside if os.path.exists(beside) else shutil.which("castero"))
+
+
+def castero_setup(work, opml):
+    """castero with a private HOME and XDG dirs holding the same OPML's feeds, or None when absent."""
+    program = castero_program()
+    if not program:
+        print("castero: not installed (pip install castero), not compared")
+        return None
+    home = os.path.join(work, "castero-home")
+    env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "config"), "XDG_DATA_HOME": os.path.join(home, "data"),
+           "TERM": "screen", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}
+    os.makedirs(home)
+    version = subprocess.run([program, "--version"], env=env, capture_output=True, text=True).stdout.strip()
+    started = time.perf_counter()
+    imported = subprocess.run([program, "--import", opml], env=env, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    failed = [line for line in imported.stdout.splitlines() if line.startswith("ERROR")]
+    database = os.path.join(env["XDG_DATA_HOME"], "castero", "castero.db")
+    if imported.returncode != 0 or not os.path.exists(database):
+        print("castero: the import failed, not compared:\n" + imported.stdout[-2000:] + imported.stderr[-2000:])
+        return None
+    counts = subprocess.run(
+        ["sqlite3", database,
+         "SELECT (SELECT COUNT(*) FROM feed) || ' podcasts, ' || (SELECT COUNT(*) FROM episode) || ' episodes'"],
+        capture_output=True, text=True).stdout.strip()
+    print(f"castero: {version}, `castero --import` took {took:.1f} s: {counts}"
+          + (f"; {len(failed)} not imported: " + "; ".join(failed) if failed else ""))
+    return env, program
 
 
 def ui_pid():
@@ -154,23 +195,58 @@ def main():
             capture_output=True, text=True).stdout.strip()
         print(f"library: {counts}")
 
-        # Interleaved with the floor: a fresh tmux server whose pane only prints the title.
-        frames, floors = [], []
+        castero = castero_setup(work, world.opml)
+
+        def launch(start, title, episodes):
+            """Seconds to the first screen with `title`, then to one with `episodes` too."""
+            started = start()
+            wait_for(lambda text: title in text)
+            first = time.perf_counter() - started
+            wait_for(lambda text: episodes in text)
+            listed = time.perf_counter() - started
+            tmux("kill-server")
+            time.sleep(0.2)
+            return first, listed
+
+        def floor():
+            return launch(lambda: start_ui({}, "echo feed000"), "feed000", "feed000")
+
+        # Singlecast's first podcast is `audio` (its episode `Talk`); castero's is feed000 (it
+        # refuses `audio`, which has no link or description), whose newest is Episode 402.
+        def singlecast():
+            return launch(lambda: start_ui(env), "feed000", "Talk")
+
+        def castero_ui():
+            return launch(lambda: start_ui(castero[0], castero[1]), "feed000", "Episode 402")
+
+        # One unmeasured launch of each first (page cache, castero's first config), then
+        # interleaved: the floor (a fresh tmux server whose pane only prints the title),
+        # Singlecast, castero, in turn.
+        singlecast()
+        if castero:
+            castero_ui()
+        floors, frames, theirs = [], [], []
         for _ in range(args.runs):
-            started = time.perf_counter()
-            tmux("new-session", "-d", "-s", "ui", "-x", "120", "-y", "40", "echo feed000; sleep 600")
-            wait_for(lambda text: "feed000" in text)
-            floors.append(time.perf_counter() - started)
-            tmux("kill-server")
-            time.sleep(0.2)
-            started = start_ui(env)
-            wait_for(lambda text: "feed000" in text)
-            frames.append(time.perf_counter() - started)
-            tmux("kill-server")
-            time.sleep(0.2)
-        print(f"first frame with podcast titles: median {statistics.median(frames) * 1000:.1f} ms "
-              f"(min {min(frames) * 1000:.1f}, max {max(frames) * 1000:.1f}; {args.runs} runs); "
+            floors.append(floor()[0])
+            frames.append(singlecast())
+            if castero:
+                theirs.append(castero_ui())
+
+        def ms(values):
+            return f"median {statistics.median(values) * 1000:.1f} ms (min {min(values) * 1000:.1f}, max {max(values) * 1000:.1f})"
+
+        print(f"first frame with podcast titles: {ms([f for f, _ in frames])}; {args.runs} runs; "
               f"tmux starting and printing a line: {statistics.median(floors) * 1000:.1f} ms")
+        print(f"first frame listing the first podcast's episodes: {ms([e for _, e in frames])}")
+        if castero:
+            print(f"castero, first frame with podcast titles: {ms([f for f, _ in theirs])}")
+            print(f"castero, first frame listing the first podcast's episodes: {ms([e for _, e in theirs])}")
+            ours, their = statistics.median([f for f, _ in frames]), statistics.median([f for f, _ in theirs])
+            ours_listed, their_listed = statistics.median([e for _, e in frames]), statistics.median([e for _, e in theirs])
+            print(f"side by side, first frame with podcast titles: Singlecast {ours * 1000:.1f} ms, "
+                  f"castero {their * 1000:.1f} ms: {ours / their:.3f} of castero's time (1/{their / ours:.1f}); "
+                  f"with episodes listed: {ours_listed * 1000:.1f} ms against {their_listed * 1000:.1f} ms "
+                  f"(1/{their_listed / ours_listed:.1f})")
 
         start_ui(env)
         wait_for(lambda text: "feed000" in text)

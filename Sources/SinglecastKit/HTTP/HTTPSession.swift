@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import Synchronization
 
 /// The HTTP client Singlecast uses: a real `User-Agent`, connect and read
 /// timeouts, and redirects followed by hand so that callers learn the final URL
@@ -15,7 +16,8 @@ import NIOSSL
 /// else `~/.netrc`) for the host requested is sent. Trust roots: the system's, plus those
 /// in `SSL_CERT_FILE`; `SSL_CERT_DIR` replaces the system's folder, as in OpenSSL.
 ///
-/// A session owns an async-http-client `HTTPClient`; call ``shutdown()`` when done.
+/// A session owns an async-http-client `HTTPClient`, made for its first request (a command that
+/// finds what it needs in the library never pays for one); call ``shutdown()`` when done.
 public final class HTTPSession: Sendable {
     /// How a session behaves.
     public struct Configuration: Sendable {
@@ -53,10 +55,26 @@ public final class HTTPSession: Sendable {
     }
 
     public let configuration: Configuration
-    private let client: HTTPClient
+    /// The client once a request has made it; nil after ``shutdown()`` too.
+    private let madeClient = Mutex<(client: HTTPClient?, isShutDown: Bool)>((nil, false))
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+    }
+
+    /// The session's client, made on first use; after ``shutdown()``, the error a client shut
+    /// down throws.
+    private func client() throws -> HTTPClient {
+        try madeClient.withLock { made in
+            guard !made.isShutDown else { throw HTTPClientError.alreadyShutdown }
+            if let client = made.client { return client }
+            let client = Self.makeClient(configuration)
+            made.client = client
+            return client
+        }
+    }
+
+    private static func makeClient(_ configuration: Configuration) -> HTTPClient {
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -78,12 +96,16 @@ public final class HTTPSession: Sendable {
                 ChannelOptions.recvAllocator,
                 value: AdaptiveRecvByteBufferAllocator(minimum: 4096, initial: 65_536, maximum: 524_288))
         }
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
     /// Closes the connections; the session cannot be used afterwards.
     public func shutdown() async throws {
-        try await client.shutdown()
+        let client = madeClient.withLock { made in
+            defer { made = (nil, true) }
+            return made.client
+        }
+        try await client?.shutdown()
     }
 
     /// A request as ``send(_:)`` makes it, on every hop of a redirect chain.
@@ -167,7 +189,7 @@ public final class HTTPSession: Sendable {
             }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
+                response = try await client().execute(outgoing, timeout: .init(configuration.readTimeout + configuration.connectTimeout))
             } catch {
                 throw await CertificateProbe.refine(HTTPError.wrapping(error, url: current), timeout: configuration.connectTimeout)
             }

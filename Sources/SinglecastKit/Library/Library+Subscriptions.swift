@@ -144,19 +144,24 @@ extension Library {
     /// Every subscription, numbered in order of subscription, with its counts.
     public func subscriptions() async throws -> [PodcastSummary] {
         try await writer.read { db in
-            let rows = try Row.fetchAll(
+            // Rows read from a cursor find their columns by name through the statement's index;
+            // copied rows would search their names for every column of every podcast.
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT podcast.*, \(PodcastCounts.selection)
                     FROM podcast JOIN podcastCounts ON podcastCounts.podcastId = podcast.id
                     WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
                     """)
-            return rows.enumerated().map { index, row in
-                PodcastSummary(
-                    number: index + 1, podcast: Self.storedPodcast(from: row), episodeCount: row["episodeCount"],
-                    newCount: row["newCount"], unplayedCount: row["unplayedCount"], downloadedCount: row["downloadedCount"],
-                    validators: FeedValidators(etag: row["etag"], lastModified: row["lastModified"], bodyHash: row["bodyHash"]))
+            var summaries: [PodcastSummary] = []
+            while let row = try rows.next() {
+                summaries.append(
+                    PodcastSummary(
+                        number: summaries.count + 1, podcast: Self.storedPodcast(from: row), episodeCount: row["episodeCount"],
+                        newCount: row["newCount"], unplayedCount: row["unplayedCount"], downloadedCount: row["downloadedCount"],
+                        validators: FeedValidators(etag: row["etag"], lastModified: row["lastModified"], bodyHash: row["bodyHash"])))
             }
+            return summaries
         }
     }
 

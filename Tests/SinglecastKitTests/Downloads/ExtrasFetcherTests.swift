@@ -46,9 +46,11 @@ struct ExtrasFetcherTests {
     }
 
     @Test func aFailingExtraWarnsTheEpisodeCompletesAndTheNextDownloadRetriesOnlyIt() async throws {
-        // The stall lasts until the client goes: only the read timeout ends it, and 2 s leaves
-        // the other answers time on a loaded machine.
-        try await EngineHarness.run(limit: 3, readTimeout: .seconds(2)) { h in
+        // The stall lasts until the client goes: only the read timeout ends it (an extra is tried
+        // once). The episode's own transfer, should a loaded machine stall it past the timeout
+        // too, is tried again until it is through.
+        let patient = FileTransfer.RetryPolicy(giveUpAfter: .seconds(40), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(1))
+        try await EngineHarness.run(limit: 3, readTimeout: .seconds(3), retryPolicy: patient) { h in
             try h.serveExtras()
             h.server.addFaults([.notFound], for: "/de.srt")
             h.server.addFaults([.stall(afterBytes: 10, seconds: 600)], for: "/en.vtt")

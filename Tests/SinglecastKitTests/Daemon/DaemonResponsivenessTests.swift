@@ -73,7 +73,10 @@ final class LockHolder: Sendable {
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             Thread {
                 do {
-                    let queue = try DatabaseQueue(path: path)
+                    // The daemon writes its progress meanwhile: wait for the lock, never fail on it.
+                    var configuration = Configuration()
+                    configuration.busyMode = .timeout(30)
+                    let queue = try DatabaseQueue(path: path, configuration: configuration)
                     try queue.writeWithoutTransaction { db in
                         try db.execute(sql: "BEGIN IMMEDIATE")
                         self.state.withLock { $0.holding = true }

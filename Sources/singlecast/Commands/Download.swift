@@ -153,7 +153,7 @@ enum NewEpisodeSelection {
         }
         let listed = try await library.newEpisodes()
         var choice = EpisodeChoice()
-        for number in numbers.isEmpty ? listed.indices.map { $0 + 1 } : numbers {
+        for number in numbers.isEmpty ? listed.indices.map({ $0 + 1 }) : numbers {
             guard listed.indices.contains(number - 1) else {
                 choice.skipped.append(.noSuchNewEpisode(number: number, count: listed.count))
                 continue

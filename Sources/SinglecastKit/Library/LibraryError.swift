@@ -18,6 +18,8 @@ public enum LibraryError: Error, Equatable, Sendable {
     case noSuchEpisode(number: Int, podcast: String, count: Int)
     /// The number is not in the list of new episodes (`singlecast new`), which has `count`.
     case noSuchNewEpisode(number: Int, count: Int)
+    /// The number is not among the results of the last `singlecast find`, which had `count`.
+    case noSuchFoundEpisode(number: Int, count: Int)
     /// The episode has no media file to download.
     case episodeWithoutAudio(number: Int, title: String)
     /// No subscription, stored podcast or file matches the reference.

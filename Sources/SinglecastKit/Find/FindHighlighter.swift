@@ -60,7 +60,7 @@ enum FindHighlighter {
 
         init(_ hit: FindIndex.Hit) {
             guard let transcript = hit.transcript, let firstCue = hit.firstCue else {
-                title = Self.clean(hit.title)
+                title = Self.clean(hit.entry.episode.title)
                 notes = Self.clean(FindIndex.notesText(hit.description))
                 return
             }

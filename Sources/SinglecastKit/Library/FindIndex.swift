@@ -268,7 +268,6 @@ enum FindIndex {
     struct Hit: Sendable {
         var podcast: StoredPodcast
         var entry: EpisodeEntry
-        var title: String
         var description: String?
         /// For a transcript's document: the transcript, and the index of its first cue.
         var transcript: SavedTranscript?
@@ -334,7 +333,7 @@ enum FindIndex {
         if podcasts[podcastID] == nil { podcasts[podcastID] = try Library.podcast(db, id: podcastID) }
         guard let podcast = podcasts[podcastID] else { return nil }
         let entry = EpisodeColumns.entry(from: row, downloads: downloads)
-        return Hit(podcast: podcast, entry: entry, title: entry.episode.title, description: row[count + 1], score: 0)
+        return Hit(podcast: podcast, entry: entry, description: row[count + 1], score: 0)
     }
 
     private static func transcript(episodeID: Int64, extraID: Int64, db: Database) throws -> SavedTranscript? {

@@ -13,8 +13,8 @@ extension Library {
     // MARK: - Find
 
     /// Brings the search index up to date with the library: episodes added or changed since
-    /// the last call, transcripts saved or deleted (the index drops removed episodes and
-    /// transcripts at once). A library indexed for the first time is indexed here, in batches
+    /// the last call, transcripts saved, changed or deleted (an episode deleted from the
+    /// library leaves the index at once). A library indexed for the first time is indexed here, in batches
     /// that each commit: cancelling loses nothing, and the next call goes on from there.
     /// `progress` is called after each batch. Returns the transcripts that could not be read,
     /// each once: they are skipped and not tried again until they change.

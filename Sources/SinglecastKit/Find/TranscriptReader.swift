@@ -72,53 +72,107 @@ enum TranscriptReader {
 
     /// The cues of SRT or WebVTT: blocks between blank lines whose time line holds `-->`; the
     /// lines after it are the text, with WebVTT's tags (`<v Host>`) left out. Nil when there is
-    /// no cue at all.
+    /// no cue at all. Read as UTF-8 bytes: a one-hour transcript has about a thousand cues.
     private static func timedBlocks(_ text: String) -> [TranscriptCue]? {
-        var cues: [TranscriptCue] = []
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        var index = 0
-        while index < lines.count {
-            let line = lines[index]
-            index += 1
-            guard let arrow = line.range(of: "-->"), let start = timestamp(line[..<arrow.lowerBound]) else { continue }
-            var body: [String] = []
-            while index < lines.count, !lines[index].allSatisfy(\.isWhitespace) {
-                body.append(withoutTags(lines[index]))
-                index += 1
+        var text = text
+        let cues = text.withUTF8 { bytes -> [TranscriptCue] in
+            var cues: [TranscriptCue] = []
+            var body: [UInt8] = []
+            var start: Double?
+            var offset = 0
+            while offset < bytes.count {
+                var end = offset
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                var line = bytes[offset..<end]
+                offset = end + 1
+                if line.last == 0x0D { line = line.dropLast() }
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                    if let cueStart = start { append(&body, at: cueStart, to: &cues) }
+                    start = nil
+                } else if start != nil {
+                    appendText(line, to: &body)
+                } else if let arrow = arrow(in: line) {
+                    start = timestamp(line[line.startIndex..<arrow])
+                }
             }
-            let cue = ShowNotes.collapsingWhitespace(body.joined(separator: " "))
-            if !cue.isEmpty { cues.append(TranscriptCue(start: start, text: cue)) }
+            if let cueStart = start { append(&body, at: cueStart, to: &cues) }
+            return cues
         }
         return cues.isEmpty ? nil : cues
     }
 
-    /// `01:02:03,500`, `01:02:03.500` or `02:03.500` in seconds.
-    static func timestamp(_ text: Substring) -> Double? {
-        let parts = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".").split(separator: ":")
-        guard (2...3).contains(parts.count) else { return nil }
-        var seconds = 0.0
-        for (offset, part) in parts.enumerated() {
-            let isLast = offset == parts.count - 1
-            guard let value = isLast ? Double(part) : Double(Int(part) ?? -1), value >= 0, value.isFinite else { return nil }
-            seconds = seconds * 60 + value
+    /// Where `-->` begins in a line, if it holds one.
+    private static func arrow(in line: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var index = line.startIndex
+        while index + 2 < line.endIndex {
+            if line[index] == 0x2D && line[index + 1] == 0x2D && line[index + 2] == 0x3E { return index }
+            index += 1
         }
-        return seconds
+        return nil
     }
 
-    private static func withoutTags(_ line: Substring) -> String {
-        guard line.contains("<") else { return String(line) }
-        var text = ""
+    /// Appends a line of a cue's text without its tags, its white space collapsed.
+    private static func appendText(_ line: Slice<UnsafeBufferPointer<UInt8>>, to body: inout [UInt8]) {
         var inTag = false
-        for character in line {
-            if character == "<" {
+        if !body.isEmpty && body.last != 0x20 { body.append(0x20) }
+        for byte in line {
+            if byte == 0x3C {
                 inTag = true
-            } else if character == ">" && inTag {
+            } else if byte == 0x3E && inTag {
                 inTag = false
             } else if !inTag {
-                text.append(character)
+                if byte == 0x20 || byte == 0x09 {
+                    if let last = body.last, last != 0x20 { body.append(0x20) }
+                } else {
+                    body.append(byte)
+                }
             }
         }
-        return text
+    }
+
+    private static func append(_ body: inout [UInt8], at start: Double, to cues: inout [TranscriptCue]) {
+        while body.last == 0x20 { body.removeLast() }
+        if !body.isEmpty { cues.append(TranscriptCue(start: start, text: String(decoding: body, as: UTF8.self))) }
+        body.removeAll(keepingCapacity: true)
+    }
+
+    /// `01:02:03,500`, `01:02:03.500` or `02:03.500` in seconds.
+    static func timestamp(_ text: Substring) -> Double? {
+        timestamp(Array(text.utf8)[...])
+    }
+
+    static func timestamp<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Double? {
+        var seconds = 0.0
+        var parts = 0
+        var value = 0.0
+        var digits = 0
+        var scale: Double?
+        for byte in bytes.drop(while: { $0 == 0x20 || $0 == 0x09 }) {
+            switch byte {
+            case 0x30...0x39:
+                let digit = Double(byte - 0x30)
+                if let current = scale {
+                    value += digit * current
+                    scale = current / 10
+                } else {
+                    value = value * 10 + digit
+                }
+                digits += 1
+            case 0x3A where digits > 0 && scale == nil:
+                seconds = seconds * 60 + value
+                parts += 1
+                (value, digits) = (0, 0)
+            case 0x2E, 0x2C:
+                guard digits > 0, scale == nil else { return nil }
+                scale = 0.1
+            case 0x20, 0x09:
+                continue
+            default:
+                return nil
+            }
+        }
+        guard digits > 0, (1...2).contains(parts) else { return nil }
+        return seconds * 60 + value
     }
 
     /// The Podcasting 2.0 JSON transcript: `{"segments": [{"startTime": 0.5, "body": "…"}]}`.

@@ -4,8 +4,11 @@ import GRDB
 /// The search index's tables (see the `v11-find-index` migration): what is still to index,
 /// the documents written, and the search itself.
 enum FindIndex {
-    /// Episodes indexed in one transaction: a batch whose notes reduce in a fraction of a second.
-    static let batchSize = 1000
+    /// Episodes indexed in one transaction: few enough that an interruption loses little, many
+    /// enough that FTS5 writes large segments (each commit writes one).
+    static let batchSize = 2000
+    /// Transcripts indexed in one transaction, for the same reasons.
+    static let transcriptBatchSize = 20
 
     /// The `setting` that holds the highest episode id indexed (ids only grow: any above it is new).
     private static let markKey = "findIndexedThrough"
@@ -74,6 +77,14 @@ enum FindIndex {
         var title: String
         var description: String?
         var version: Int64?
+        var ranking: Ranking
+    }
+
+    /// What a document holds of its episode to be ranked and filtered without it.
+    struct Ranking: Sendable {
+        var podcastID: Int64
+        var published: Double?
+        var unlisted: Bool
     }
 
     /// An episode's title and notes as indexed.
@@ -87,17 +98,25 @@ enum FindIndex {
         let sql =
             dirtyOnly
             ? """
-            SELECT episode.id, episode.title, episode.description, findDirty.version FROM findDirty
+            SELECT \(columns), findDirty.version FROM findDirty
             JOIN episode ON episode.id = findDirty.episodeId ORDER BY findDirty.episodeId LIMIT ?
             """
             : """
-            SELECT episode.id, episode.title, episode.description, findDirty.version FROM episode
+            SELECT \(columns), findDirty.version FROM episode
             LEFT JOIN findDirty ON findDirty.episodeId = episode.id WHERE episode.id > ? ORDER BY episode.id LIMIT ?
             """
         let arguments: StatementArguments = dirtyOnly ? [limit] : [after, limit]
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-            EpisodeText(id: row[0], title: row[1], description: row[2], version: row[3])
+            EpisodeText(id: row[0], title: row[1], description: row[2], version: row[6], ranking: ranking(row, from: 3))
         }
+    }
+
+    /// The columns an episode is indexed from: id, title, description, then its ranking's.
+    private static let columns =
+        "episode.id, episode.title, episode.description, episode.podcastId, episode.published, episode.position IS NULL"
+
+    private static func ranking(_ row: Row, from index: Int) -> Ranking {
+        Ranking(podcastID: row[index], published: row[index + 1], unlisted: row[index + 2])
     }
 
     /// The text indexed for an episode's show notes: their paragraphs, without the list of links.
@@ -125,13 +144,13 @@ enum FindIndex {
     /// their change marks (unless they changed again meanwhile) and moves the mark to `through`.
     static func store(_ documents: [EpisodeDocument], through mark: Int64?, db: Database) throws {
         let drop = try db.cachedStatement(sql: "DELETE FROM findDocument WHERE episodeId = ? AND extraId IS NULL")
-        let document = try db.cachedStatement(sql: "INSERT INTO findDocument (episodeId) VALUES (?)")
+        let document = try db.cachedStatement(sql: insertDocument)
         let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, title, notes) VALUES (?, ?, ?)")
         let clean = try db.cachedStatement(sql: "DELETE FROM findDirty WHERE episodeId = ? AND version = ?")
         for item in documents {
             let id = item.episode.id
             try drop.execute(arguments: [id])
-            try document.execute(arguments: [id])
+            try insert(document, episodeID: id, ranking: item.episode.ranking)
             try text.execute(arguments: [db.lastInsertedRowID, item.episode.title, item.notes])
             if let version = item.episode.version { try clean.execute(arguments: [id, version]) }
         }
@@ -139,6 +158,20 @@ enum FindIndex {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [markKey, String(mark)])
         }
+    }
+
+    private static let insertDocument = """
+        INSERT INTO findDocument (episodeId, podcastId, published, unlisted, extraId, firstCue, start)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    private static func insert(
+        _ statement: Statement, episodeID: Int64, ranking: Ranking, extraID: Int64? = nil, firstCue: Int? = nil,
+        start: Double? = nil
+    ) throws {
+        try statement.execute(arguments: [
+            episodeID, ranking.podcastID, ranking.published, ranking.unlisted, extraID, firstCue, start,
+        ])
     }
 
     // MARK: - Transcripts
@@ -150,6 +183,7 @@ enum FindIndex {
         var file: String
         var format: TranscriptFormat
         var updatedAt: String?
+        var ranking: Ranking?
 
         func cues() throws(UnreadableTranscript) -> [TranscriptCue] {
             try TranscriptReader.cues(file: file, format: format)
@@ -173,7 +207,7 @@ enum FindIndex {
                 db,
                 sql: """
                     SELECT episode.id, downloadExtra.id, downloadExtra.file, downloadExtra.type, downloadExtra.url,
-                      downloadExtra.updatedAt
+                      downloadExtra.updatedAt, episode.podcastId, episode.published, episode.position IS NULL
                     FROM downloadExtra JOIN download ON download.id = downloadExtra.downloadId
                     JOIN episode ON episode.enclosureURL = download.enclosureURL
                     WHERE downloadExtra.kind = 'transcript' AND downloadExtra.failure IS NULL
@@ -187,8 +221,9 @@ enum FindIndex {
                 }
                 added.append(
                     SavedTranscript(
-                        episodeID: row[0], extraID: row[1], file: row[2], format: FindIndex.format(file: row[2], type: row[3], url: row[4]),
-                        updatedAt: updatedAt))
+                        episodeID: row[0], extraID: row[1], file: row[2],
+                        format: FindIndex.format(file: row[2], type: row[3], url: row[4]), updatedAt: updatedAt,
+                        ranking: FindIndex.ranking(row, from: 6)))
             }
             for key in indexed.keys {
                 let ids = key.split(separator: " ").compactMap { Int64($0) }
@@ -225,12 +260,15 @@ enum FindIndex {
     /// Writes a transcript's documents, a run of cues each, and records it as indexed (as
     /// unreadable when `cues` is nil).
     static func store(_ transcript: SavedTranscript, cues: [TranscriptCue]?, db: Database) throws {
-        let document = try db.cachedStatement(
-            sql: "INSERT INTO findDocument (episodeId, extraId, firstCue, start) VALUES (?, ?, ?, ?)")
+        let document = try db.cachedStatement(sql: insertDocument)
         let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, transcript) VALUES (?, ?)")
-        for run in runs(of: cues ?? []) {
-            try document.execute(arguments: [transcript.episodeID, transcript.extraID, run.lowerBound, cues![run.lowerBound].start])
-            try text.execute(arguments: [db.lastInsertedRowID, runText(cues![run])])
+        if let cues, let ranking = transcript.ranking {
+            for run in runs(of: cues) {
+                try insert(
+                    document, episodeID: transcript.episodeID, ranking: ranking, extraID: transcript.extraID,
+                    firstCue: run.lowerBound, start: cues[run.lowerBound].start)
+                try text.execute(arguments: [db.lastInsertedRowID, runText(cues[run])])
+            }
         }
         try db.execute(
             sql: "INSERT OR REPLACE INTO findTranscript (episodeId, extraId, updatedAt, unreadable) VALUES (?, ?, ?, ?)",
@@ -287,10 +325,9 @@ enum FindIndex {
                 SELECT findDocument.episodeId, findDocument.extraId, findDocument.firstCue, findDocument.start,
                   MIN(hits.score) AS score, COUNT(*) OVER () AS total
                 FROM hits JOIN findDocument ON findDocument.id = hits.rowid
-                JOIN episode ON episode.id = findDocument.episodeId
-                WHERE episode.position IS NOT NULL AND (:podcast IS NULL OR episode.podcastId = :podcast)
+                WHERE NOT findDocument.unlisted AND (:podcast IS NULL OR findDocument.podcastId = :podcast)
                 GROUP BY findDocument.episodeId
-                ORDER BY score, episode.published DESC, episode.id DESC
+                ORDER BY score, findDocument.published DESC, findDocument.episodeId DESC
                 LIMIT :limit
                 """,
             arguments: ["expression": expression, "podcast": podcastID, "limit": limit])

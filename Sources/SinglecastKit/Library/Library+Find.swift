@@ -32,7 +32,7 @@ extension Library {
         try await indexEpisodes(dirtyOnly: true) { counter.done += $0; progress(counter) }
         try await indexEpisodes(dirtyOnly: false) { counter.done += $0; progress(counter) }
         guard let transcripts else { return [] }
-        let unreadable = try await indexTranscripts(transcripts) { counter.done += 1; progress(counter) }
+        let unreadable = try await indexTranscripts(transcripts) { counter.done += $0; progress(counter) }
         try await writer.write { db in try FindIndex.storeTranscriptStamp(transcripts.stamp, db: db) }
         return unreadable
     }
@@ -42,46 +42,47 @@ extension Library {
     /// written, the next is read and its notes reduced to text.
     private func indexEpisodes(dirtyOnly: Bool, counted: (Int) -> Void) async throws {
         var after = try await writer.read { db in try FindIndex.mark(db) }
-        var writing: Task<Void, any Error>?
-        do {
+        try await WriteBehind.run(writer) { behind in
             while true {
                 try Task.checkCancellation()
                 // A changed episode's mark goes with the write: the next read must come after it.
-                if dirtyOnly { try await writing?.value }
+                if dirtyOnly { try await behind.wait() }
                 let batch = try await writer.read { [after] db in
                     try FindIndex.episodeBatch(db, dirtyOnly: dirtyOnly, after: after, limit: FindIndex.batchSize)
                 }
                 guard let last = batch.last else { break }
                 if !dirtyOnly { after = last.id }
                 let documents = await FindIndex.documents(of: batch)
-                try await writing?.value
                 let mark = dirtyOnly ? nil : after
-                writing = Task { [writer] in
-                    try await writer.write { db in try FindIndex.store(documents, through: mark, db: db) }
-                }
+                try await behind.write { db in try FindIndex.store(documents, through: mark, db: db) }
                 counted(batch.count)
             }
-            try await writing?.value
-        } catch {
-            // The batch being written when the indexing is cancelled is kept.
-            _ = try? await writing?.value
-            throw error
         }
     }
 
-    /// Indexes the transcripts saved since the last call (each read off the threads that run
-    /// tasks) and drops those deleted or changed; returns those that could not be read.
-    private func indexTranscripts(_ changes: FindIndex.TranscriptChanges, counted: () -> Void) async throws
+    /// Indexes the transcripts saved since the last call and drops those deleted or changed;
+    /// returns those that could not be read. A batch is read off the threads that run tasks
+    /// while the one before is written.
+    private func indexTranscripts(_ changes: FindIndex.TranscriptChanges, counted: (Int) -> Void) async throws
         -> [UnreadableTranscript]
     {
         try await writer.write { db in try FindIndex.remove(changes.removed, db: db) }
         var unreadable: [UnreadableTranscript] = []
-        for transcript in changes.added {
-            try Task.checkCancellation()
-            let cues = try await OffPool.run { Result { () throws(UnreadableTranscript) in try transcript.cues() } }
-            if case .failure(let failure) = cues { unreadable.append(failure) }
-            try await writer.write { db in try FindIndex.store(transcript, cues: try? cues.get(), db: db) }
-            counted()
+        try await WriteBehind.run(writer) { behind in
+            for start in stride(from: 0, to: changes.added.count, by: FindIndex.transcriptBatchSize) {
+                try Task.checkCancellation()
+                let batch = Array(changes.added[start..<min(start + FindIndex.transcriptBatchSize, changes.added.count)])
+                let read = try await OffPool.run {
+                    batch.map { transcript in
+                        (transcript, Result { () throws(UnreadableTranscript) in try transcript.cues() })
+                    }
+                }
+                for (_, cues) in read { if case .failure(let failure) = cues { unreadable.append(failure) } }
+                try await behind.write { db in
+                    for (transcript, cues) in read { try FindIndex.store(transcript, cues: try? cues.get(), db: db) }
+                }
+                counted(batch.count)
+            }
         }
         return unreadable
     }
@@ -127,5 +128,37 @@ extension Library {
                 }
             }
         }
+    }
+}
+
+/// Writes batches on the library's writer one after another while the caller prepares the
+/// next, one write at a time; when the caller stops (cancelled, or failing), the write under
+/// way is waited for, so that a batch begun is kept.
+struct WriteBehind {
+    private let writer: any DatabaseWriter
+    private var writing: Task<Void, any Error>?
+
+    /// Runs `body` with a write-behind on `writer`, and waits for its last write.
+    static func run(_ writer: any DatabaseWriter, _ body: (inout WriteBehind) async throws -> Void) async throws {
+        var behind = WriteBehind(writer: writer)
+        do {
+            try await body(&behind)
+            try await behind.wait()
+        } catch {
+            _ = try? await behind.writing?.value
+            throw error
+        }
+    }
+
+    /// Starts writing once the write before has ended.
+    mutating func write(_ work: @escaping @Sendable (Database) throws -> Void) async throws {
+        try await wait()
+        writing = Task { [writer] in try await writer.write(work) }
+    }
+
+    /// Returns once the write under way, if any, has ended.
+    mutating func wait() async throws {
+        try await writing?.value
+        writing = nil
     }
 }

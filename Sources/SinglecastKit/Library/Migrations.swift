@@ -327,6 +327,8 @@ extension Library {
             // unreachable, until a rebuild (removing them would take their old text).
             // Saving feeds indexes nothing: new episodes are those past the mark in `setting`,
             // changed ones are marked in `findDirty` by the trigger, all indexed at the next `find`.
+            // A document holds what ranks and filters it (podcast, date, whether the feed still
+            // lists the episode), so that a search never reads the episodes' wide rows.
             try db.execute(
                 sql: """
                     CREATE VIRTUAL TABLE findText USING fts5(
@@ -336,7 +338,10 @@ extension Library {
                       episodeId INTEGER NOT NULL,
                       extraId INTEGER,
                       firstCue INTEGER,
-                      start DOUBLE);
+                      start DOUBLE,
+                      podcastId INTEGER NOT NULL,
+                      published DOUBLE,
+                      unlisted BOOLEAN NOT NULL);
                     CREATE INDEX findDocument_on_episodeId ON findDocument(episodeId);
                     CREATE TABLE findDirty (episodeId INTEGER PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0);
                     CREATE TABLE findTranscript (
@@ -346,11 +351,17 @@ extension Library {
                       unreadable BOOLEAN NOT NULL DEFAULT 0,
                       PRIMARY KEY (episodeId, extraId));
                     CREATE TABLE foundEpisode (number INTEGER PRIMARY KEY, episodeId INTEGER NOT NULL, at DOUBLE);
-                    CREATE TRIGGER findDirty_change AFTER UPDATE OF title, description ON episode
+                    CREATE TRIGGER findDirty_change AFTER UPDATE OF title, description, published ON episode
                     WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description
+                      OR OLD.published IS NOT NEW.published
                     BEGIN
                       INSERT INTO findDirty (episodeId) VALUES (NEW.id)
                         ON CONFLICT (episodeId) DO UPDATE SET version = version + 1;
+                    END;
+                    CREATE TRIGGER findDocument_unlisted AFTER UPDATE OF position ON episode
+                    WHEN (OLD.position IS NULL) <> (NEW.position IS NULL)
+                    BEGIN
+                      UPDATE findDocument SET unlisted = (NEW.position IS NULL) WHERE episodeId = NEW.id;
                     END;
                     CREATE TRIGGER findDocument_delete AFTER DELETE ON episode
                     BEGIN

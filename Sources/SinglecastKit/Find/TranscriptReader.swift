@@ -115,6 +115,15 @@ enum TranscriptReader {
     private static func appendText(_ line: Slice<UnsafeBufferPointer<UInt8>>, to body: inout [UInt8]) {
         var inTag = false
         if !body.isEmpty && body.last != 0x20 { body.append(0x20) }
+        // Most lines hold no tag, tab or run of spaces: copied whole.
+        var previous: UInt8 = 0x20
+        if !line.contains(where: { byte in
+            defer { previous = byte }
+            return byte == 0x3C || byte == 0x09 || (byte == 0x20 && previous == 0x20)
+        }) {
+            body.append(contentsOf: line)
+            return
+        }
         for byte in line {
             if byte == 0x3C {
                 inTag = true

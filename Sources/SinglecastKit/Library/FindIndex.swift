@@ -275,21 +275,22 @@ enum FindIndex {
             arguments: [transcript.episodeID, transcript.extraID, transcript.updatedAt, cues == nil])
     }
 
-    /// About how many words a document of a transcript holds: a match is placed within a
-    /// minute or so of talk, and a one-hour transcript makes tens of documents, not thousands.
-    static let wordsPerRun = 120
+    /// About how many bytes of text a document of a transcript holds (a hundred words or so):
+    /// a match is placed within a minute or so of talk, and a one-hour transcript makes tens
+    /// of documents, not thousands.
+    static let bytesPerRun = 700
 
-    /// The transcript's cues in runs of about ``wordsPerRun`` words, by their indices.
+    /// The transcript's cues in runs of about ``bytesPerRun`` bytes, by their indices.
     static func runs(of cues: [TranscriptCue]) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         var start = 0
-        var words = 0
+        var bytes = 0
         for (index, cue) in cues.enumerated() {
-            words += cue.text.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: " ") ? 1 : 0) }
-            if words >= wordsPerRun || index == cues.count - 1 {
+            bytes += cue.text.utf8.count + 1
+            if bytes >= bytesPerRun || index == cues.count - 1 {
                 runs.append(start..<(index + 1))
                 start = index + 1
-                words = 0
+                bytes = 0
             }
         }
         return runs

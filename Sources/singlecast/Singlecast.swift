@@ -18,7 +18,7 @@ struct Singlecast: AsyncParsableCommand {
             Search.self, Episodes.self, Show.self, Download.self, Downloads.self,
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
-            Play.self, Played.self, Unplayed.self, Queue.self,
+            Find.self, Play.self, Played.self, Unplayed.self, Queue.self,
             Import.self, Export.self, Sync.self, UI.self,
         ]
     )

@@ -22,9 +22,14 @@ public struct ShowNotes: Equatable, Sendable {
             paragraphs = reducer.paragraphs
             links = reducer.links
         } else {
-            paragraphs = notes.components(separatedBy: "\n\n").map(Self.collapsingWhitespace).filter { !$0.isEmpty }
+            paragraphs = Self.plainParagraphs(notes)
             links = []
         }
+    }
+
+    /// The paragraphs of plain text: the runs between blank lines, white space collapsed.
+    static func plainParagraphs(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").map(collapsingWhitespace).filter { !$0.isEmpty }
     }
 
     /// The notes as one text: the paragraphs between blank lines, then the links, one a line

@@ -20,6 +20,8 @@ public enum LibraryError: Error, Equatable, Sendable {
     case noSuchNewEpisode(number: Int, count: Int)
     /// The number is not a place in the queue, which has `count` episodes (none: it is empty).
     case noSuchQueueEntry(number: Int, count: Int)
+    /// The number is not among the results of the last `singlecast find`, which had `count`.
+    case noSuchFoundEpisode(number: Int, count: Int)
     /// The episode has no media file to download.
     case episodeWithoutAudio(number: Int, title: String)
     /// No subscription, stored podcast or file matches the reference.

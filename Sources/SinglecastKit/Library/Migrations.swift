@@ -340,6 +340,59 @@ extension Library {
                     END;
                     """)
         }
+        migrator.registerMigration("v11-find-index") { db in
+            // The search index of `find` (see ``Library/find(_:podcastID:in:limit:)``). The
+            // FTS5 table is contentless: the text is the episode's row and the transcript's
+            // file, and is not stored twice. Each of its rows is a document of `findDocument`:
+            // an episode's title and notes, or a run of a transcript's cues. A document that
+            // changes or goes loses its `findDocument` row, and its words stay in the index,
+            // unreachable, until a rebuild (removing them would take their old text).
+            // Saving feeds indexes nothing: new episodes are those past the mark in `setting`,
+            // changed ones are marked in `findDirty` by the trigger, all indexed at the next `find`.
+            // A document holds what ranks and filters it (podcast, date, whether the feed still
+            // lists the episode), so that a search never reads the episodes' wide rows.
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE findText USING fts5(
+                      title, notes, transcript, content='', tokenize='unicode61 remove_diacritics 2');
+                    CREATE TABLE findDocument (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT,
+                      episodeId INTEGER NOT NULL,
+                      extraId INTEGER,
+                      firstCue INTEGER,
+                      start DOUBLE,
+                      podcastId INTEGER NOT NULL,
+                      published DOUBLE,
+                      unlisted BOOLEAN NOT NULL);
+                    CREATE INDEX findDocument_on_episodeId ON findDocument(episodeId);
+                    CREATE TABLE findDirty (episodeId INTEGER PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE findTranscript (
+                      episodeId INTEGER NOT NULL,
+                      extraId INTEGER NOT NULL,
+                      updatedAt TEXT,
+                      unreadable BOOLEAN NOT NULL DEFAULT 0,
+                      PRIMARY KEY (episodeId, extraId));
+                    CREATE TABLE foundEpisode (number INTEGER PRIMARY KEY, episodeId INTEGER NOT NULL, at DOUBLE);
+                    CREATE TRIGGER findDirty_change AFTER UPDATE OF title, description, published ON episode
+                    WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description
+                      OR OLD.published IS NOT NEW.published
+                    BEGIN
+                      INSERT INTO findDirty (episodeId) VALUES (NEW.id)
+                        ON CONFLICT (episodeId) DO UPDATE SET version = version + 1;
+                    END;
+                    CREATE TRIGGER findDocument_unlisted AFTER UPDATE OF position ON episode
+                    WHEN (OLD.position IS NULL) <> (NEW.position IS NULL)
+                    BEGIN
+                      UPDATE findDocument SET unlisted = (NEW.position IS NULL) WHERE episodeId = NEW.id;
+                    END;
+                    CREATE TRIGGER findDocument_delete AFTER DELETE ON episode
+                    BEGIN
+                      DELETE FROM findDocument WHERE episodeId = OLD.id;
+                      DELETE FROM findTranscript WHERE episodeId = OLD.id;
+                      DELETE FROM findDirty WHERE episodeId = OLD.id;
+                    END;
+                    """)
+        }
         migrator.registerMigration("v12-podcast-counts") { db in
             // What `podcasts` and the UI's podcasts pane show of each podcast, kept up to date
             // so that reading them costs the same in a library of 100,000 episodes as in one of

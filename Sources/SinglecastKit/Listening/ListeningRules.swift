@@ -20,7 +20,13 @@ public enum ListeningRules {
     public static func startPosition(for playback: Playback, requested: Double? = nil) -> Double {
         if let requested { return max(0, requested) }
         guard !playback.isPlayed, let position = playback.position else { return 0 }
-        return max(0, position - resumeLead)
+        return startPosition(forMomentAt: position)
+    }
+
+    /// Where to start playing at a moment of an episode (where it stopped, or where `find`
+    /// matched words in its transcript): a little before it, to pick up the thread.
+    public static func startPosition(forMomentAt moment: Double) -> Double {
+        max(0, moment - resumeLead)
     }
 
     /// Whether stopping at `position` of an episode `duration` long is hearing it to the end.

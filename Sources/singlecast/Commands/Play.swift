@@ -10,7 +10,8 @@ extension Singlecast {
             abstract: "Listen to an episode with mpv, from where you stopped.",
             discussion: """
                 N numbers episodes as `singlecast episodes` lists them (with --new, as `singlecast new` \
-                does). Without N, the episode heard most recently that is not finished continues. \
+                does; with --found, as the last `singlecast find` did, and a match in a transcript plays \
+                from 5 s before the moment it was said). Without N, the episode heard most recently that is not finished continues. \
                 Playing resumes 5 s before the saved position; stopping within the last 30 s (or 2 %) \
                 marks the episode played. mpv's own keys work on a terminal: space pauses, arrows seek, \
                 q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER names. \
@@ -49,8 +50,8 @@ extension Singlecast {
             if queue && (at != nil || fromStart) { throw ValidationError("--queue does not go with --at or --from-start.") }
             if at != nil && fromStart { throw ValidationError("--at and --from-start do not go together.") }
             if let episode, episode < 1 { throw ValidationError("'\(episode)' is not an episode number.") }
-            if episode == nil && (selection.new || selection.feed != nil) {
-                throw ValidationError("--new and --feed need an episode number.")
+            if episode == nil && (selection.new || selection.found || selection.feed != nil) {
+                throw ValidationError("--new, --found and --feed need an episode number.")
             }
         }
 
@@ -65,7 +66,8 @@ extension Singlecast {
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: global.libraryDirectory, terminalOutput: output,
                 environment: global.environment)
-            let options = EpisodeListening.Options(start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: interactive)
+            let start = fromStart ? 0 : at?.seconds ?? first.moment.map(ListeningRules.startPosition(forMomentAt:))
+            let options = EpisodeListening.Options(start: start, speed: speed?.value, interactive: interactive)
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }

@@ -2,7 +2,8 @@ import ArgumentParser
 import SinglecastKit
 
 /// Which episodes a listening command means: numbers as `singlecast episodes` lists them for
-/// the current podcast (or `--feed`), or as `singlecast new` lists them (`--new`).
+/// the current podcast (or `--feed`), as `singlecast new` lists them (`--new`), or as the last
+/// `singlecast find` did (`--found`).
 struct EpisodeSelection: ParsableArguments {
     @Option(help: "The podcast (@N, feed URL or part of the title); the current podcast by default.")
     var feed: String?
@@ -10,12 +11,25 @@ struct EpisodeSelection: ParsableArguments {
     @Flag(help: "Numbers as `singlecast new` lists them.")
     var new = false
 
+    @Flag(help: "Numbers as the last `singlecast find` listed them.")
+    var found = false
+
     func validate() throws {
-        if new && feed != nil { throw ValidationError("--new and --feed do not go together.") }
+        if [new, found, feed != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--new, --found and --feed do not go together.")
+        }
     }
 
     /// The episodes numbered `numbers`; every listed one when `numbers` is nil.
     func episodes(_ numbers: [Int]?, library: Library) async throws -> [ChosenEpisode] {
+        if found {
+            let listed = try await library.foundMoments().map { ChosenEpisode(podcast: $0.podcast, entry: $0.entry, moment: $0.at) }
+            guard let numbers else { return listed }
+            return try numbers.map { number in
+                guard listed.indices.contains(number - 1) else { throw LibraryError.noSuchFoundEpisode(number: number, count: listed.count) }
+                return listed[number - 1]
+            }
+        }
         if new {
             let listed = try await library.newEpisodes()
             guard let numbers else { return listed.map { ChosenEpisode(podcast: $0.podcast, entry: $0.entry) } }
@@ -47,4 +61,6 @@ struct EpisodeSelection: ParsableArguments {
 struct ChosenEpisode {
     var podcast: StoredPodcast
     var entry: EpisodeEntry
+    /// Where `find` matched in it, in seconds (a cue of a transcript), for `--found`.
+    var moment: Double?
 }

@@ -150,6 +150,10 @@ extension Words {
             return "there is no episode \(number) in \(podcast): it has \(count) episode\(count == 1 ? "" : "s")"
         case .noSuchNewEpisode(let number, let count):
             return "there is no new episode \(number): \(count) episode\(count == 1 ? " is" : "s are") new"
+        case .noSuchFoundEpisode(let number, let count):
+            return count == 0
+                ? "there is no result \(number) of the last find: it found nothing (or there was none yet)"
+                : "there is no result \(number) of the last find: it has \(count) result\(count == 1 ? "" : "s")"
         case .episodeWithoutAudio(let number, let title):
             return "episode \(number) (\(title)) has no audio file to download"
         case .noSuchQueueEntry(_, 0):

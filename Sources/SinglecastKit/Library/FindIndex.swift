@@ -1,0 +1,390 @@
+import Foundation
+import GRDB
+
+/// The search index's tables (see the `v11-find-index` migration): what is still to index,
+/// the documents written, and the search itself.
+enum FindIndex {
+    /// Episodes indexed in one transaction: few enough that an interruption loses little, many
+    /// enough that FTS5 writes large segments (each commit writes one).
+    static let batchSize = 2000
+    /// Transcripts indexed in one transaction, for the same reasons.
+    static let transcriptBatchSize = 20
+
+    /// The `setting` that holds the highest episode id indexed (ids only grow: any above it is new).
+    private static let markKey = "findIndexedThrough"
+    /// The `setting` that holds what the saved transcripts were when last indexed (their count
+    /// and latest change), so that a `find` with nothing new does not compare them one by one.
+    private static let transcriptStampKey = "findTranscriptStamp"
+
+    /// The weights of `bm25()` for title, notes and transcript.
+    private static let weights = "10.0, 4.0, 1.0"
+
+    // MARK: - What is to index
+
+    /// What the index lacks, read cheaply: how many episodes to index, whether the saved
+    /// transcripts changed, and whether unreachable documents outnumber the live ones.
+    struct Plan {
+        var episodes: Int
+        var transcriptsChanged: Bool
+        var needsRebuild: Bool
+
+        init(_ db: Database) throws {
+            let mark = try FindIndex.mark(db)
+            episodes =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT (SELECT COUNT(*) FROM episode WHERE id > ?) + (SELECT COUNT(*) FROM findDirty)",
+                    arguments: [mark]) ?? 0
+            transcriptsChanged = try TranscriptChanges.stamp(db) != String.fetchOne(
+                db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [FindIndex.transcriptStampKey])
+            if episodes > 0 || transcriptsChanged {
+                // Counted only when there is work: a `find` with none stays a lookup.
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM findText_docsize") ?? 0
+                let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM findDocument") ?? 0
+                needsRebuild = rows - live > max(live, FindIndex.batchSize)
+            } else {
+                needsRebuild = false
+            }
+        }
+
+        var hasWork: Bool { episodes > 0 || transcriptsChanged }
+    }
+
+    /// Empties the index, to be built again from nothing: unreachable documents take room
+    /// and weigh in every score.
+    static func clear(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO findText (findText) VALUES ('delete-all');
+                DELETE FROM findDocument;
+                DELETE FROM findTranscript;
+                DELETE FROM findDirty;
+                DELETE FROM setting WHERE key IN (?, ?);
+                """,
+            arguments: [markKey, transcriptStampKey])
+    }
+
+    static func mark(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM setting WHERE key = ?", arguments: [markKey]) ?? 0
+    }
+
+    // MARK: - Episodes
+
+    /// An episode's title and notes as read to be indexed; `version` is its change count for
+    /// an episode marked changed.
+    struct EpisodeText: Sendable {
+        var id: Int64
+        var title: String
+        var description: String?
+        var version: Int64?
+        var ranking: Ranking
+    }
+
+    /// What a document holds of its episode to be ranked and filtered without it.
+    struct Ranking: Sendable {
+        var podcastID: Int64
+        var published: Double?
+        var unlisted: Bool
+    }
+
+    /// An episode's title and notes as indexed.
+    struct EpisodeDocument: Sendable {
+        var episode: EpisodeText
+        var notes: String
+    }
+
+    /// The next episodes to index: changed ones (`dirtyOnly`), or those past `after`, by id.
+    static func episodeBatch(_ db: Database, dirtyOnly: Bool, after: Int64, limit: Int) throws -> [EpisodeText] {
+        let sql =
+            dirtyOnly
+            ? """
+            SELECT \(columns), findDirty.version FROM findDirty
+            JOIN episode ON episode.id = findDirty.episodeId ORDER BY findDirty.episodeId LIMIT ?
+            """
+            : """
+            SELECT \(columns), findDirty.version FROM episode
+            LEFT JOIN findDirty ON findDirty.episodeId = episode.id WHERE episode.id > ? ORDER BY episode.id LIMIT ?
+            """
+        let arguments: StatementArguments = dirtyOnly ? [limit] : [after, limit]
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+            EpisodeText(id: row[0], title: row[1], description: row[2], version: row[6], ranking: ranking(row, from: 3))
+        }
+    }
+
+    /// The columns an episode is indexed from: id, title, description, then its ranking's.
+    private static let columns =
+        "episode.id, episode.title, episode.description, episode.podcastId, episode.published, episode.position IS NULL"
+
+    private static func ranking(_ row: Row, from index: Int) -> Ranking {
+        Ranking(podcastID: row[index], published: row[index + 1], unlisted: row[index + 2])
+    }
+
+    /// The text indexed for an episode's show notes: their paragraphs, without the list of links.
+    static func notesText(_ description: String?) -> String {
+        guard let description, !description.isEmpty else { return "" }
+        return ShowNotes(description).paragraphs.joined(separator: "\n")
+    }
+
+    /// The documents of a batch, its notes reduced to text on every core.
+    static func documents(of batch: [EpisodeText]) async -> [EpisodeDocument] {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, batch.count / 64))
+        let size = (batch.count + parts - 1) / parts
+        return await withTaskGroup(of: (Int, [EpisodeDocument]).self) { group in
+            for part in 0..<parts {
+                let slice = Array(batch[min(batch.count, part * size)..<min(batch.count, (part + 1) * size)])
+                group.addTask { (part, slice.map { EpisodeDocument(episode: $0, notes: notesText($0.description)) }) }
+            }
+            var done: [[EpisodeDocument]] = Array(repeating: [], count: parts)
+            for await (part, documents) in group { done[part] = documents }
+            return done.flatMap { $0 }
+        }
+    }
+
+    /// Writes a batch of episode documents in place of those of the same episodes, clears
+    /// their change marks (unless they changed again meanwhile) and moves the mark to `through`.
+    static func store(_ documents: [EpisodeDocument], through mark: Int64?, db: Database) throws {
+        let drop = try db.cachedStatement(sql: "DELETE FROM findDocument WHERE episodeId = ? AND extraId IS NULL")
+        let document = try db.cachedStatement(sql: insertDocument)
+        let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, title, notes) VALUES (?, ?, ?)")
+        let clean = try db.cachedStatement(sql: "DELETE FROM findDirty WHERE episodeId = ? AND version = ?")
+        for item in documents {
+            let id = item.episode.id
+            try drop.execute(arguments: [id])
+            try insert(document, episodeID: id, ranking: item.episode.ranking)
+            try text.execute(arguments: [db.lastInsertedRowID, item.episode.title, item.notes])
+            if let version = item.episode.version { try clean.execute(arguments: [id, version]) }
+        }
+        if let mark {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [markKey, String(mark)])
+        }
+    }
+
+    private static let insertDocument = """
+        INSERT INTO findDocument (episodeId, podcastId, published, unlisted, extraId, firstCue, start)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    private static func insert(
+        _ statement: Statement, episodeID: Int64, ranking: Ranking, extraID: Int64? = nil, firstCue: Int? = nil,
+        start: Double? = nil
+    ) throws {
+        try statement.execute(arguments: [
+            episodeID, ranking.podcastID, ranking.published, ranking.unlisted, extraID, firstCue, start,
+        ])
+    }
+
+    // MARK: - Transcripts
+
+    /// A saved transcript of an episode.
+    struct SavedTranscript: Sendable {
+        var episodeID: Int64
+        var extraID: Int64
+        var file: String
+        var format: TranscriptFormat
+        var updatedAt: String?
+        var ranking: Ranking?
+
+        func cues() throws(UnreadableTranscript) -> [TranscriptCue] {
+            try TranscriptReader.cues(file: file, format: format)
+        }
+    }
+
+    /// The transcripts saved since the index last looked, and those indexed that are deleted
+    /// or changed.
+    struct TranscriptChanges: Sendable {
+        var added: [SavedTranscript] = []
+        var removed: [(episodeID: Int64, extraID: Int64)] = []
+        var stamp: String
+
+        init(_ db: Database) throws {
+            stamp = try Self.stamp(db)
+            var indexed: [String: String?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT episodeId, extraId, updatedAt FROM findTranscript") {
+                indexed["\(row[0] as Int64) \(row[1] as Int64)"] = row[2] as String?
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT episode.id, downloadExtra.id, downloadExtra.file, downloadExtra.type, downloadExtra.url,
+                      downloadExtra.updatedAt, episode.podcastId, episode.published, episode.position IS NULL
+                    FROM downloadExtra JOIN download ON download.id = downloadExtra.downloadId
+                    JOIN episode ON episode.enclosureURL = download.enclosureURL
+                    WHERE downloadExtra.kind = 'transcript' AND downloadExtra.failure IS NULL
+                    """)
+            for row in rows {
+                let key = "\(row[0] as Int64) \(row[1] as Int64)"
+                let updatedAt = row[5] as String?
+                if let known = indexed.removeValue(forKey: key) {
+                    if known == updatedAt { continue }
+                    removed.append((row[0], row[1]))
+                }
+                added.append(
+                    SavedTranscript(
+                        episodeID: row[0], extraID: row[1], file: row[2],
+                        format: FindIndex.format(file: row[2], type: row[3], url: row[4]), updatedAt: updatedAt,
+                        ranking: FindIndex.ranking(row, from: 6)))
+            }
+            for key in indexed.keys {
+                let ids = key.split(separator: " ").compactMap { Int64($0) }
+                removed.append((ids[0], ids[1]))
+            }
+        }
+
+        /// The saved transcripts' count and latest change.
+        static func stamp(_ db: Database) throws -> String {
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), MAX(updatedAt) FROM downloadExtra WHERE kind = 'transcript' AND failure IS NULL
+                    """)
+            return "\(row?[0] as Int? ?? 0) \(row?[1] as String? ?? "")"
+        }
+    }
+
+    static func storeTranscriptStamp(_ stamp: String, db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [transcriptStampKey, stamp])
+    }
+
+    /// Drops the documents of transcripts deleted or changed.
+    static func remove(_ transcripts: [(episodeID: Int64, extraID: Int64)], db: Database) throws {
+        let documents = try db.cachedStatement(sql: "DELETE FROM findDocument WHERE episodeId = ? AND extraId = ?")
+        let record = try db.cachedStatement(sql: "DELETE FROM findTranscript WHERE episodeId = ? AND extraId = ?")
+        for transcript in transcripts {
+            try documents.execute(arguments: [transcript.episodeID, transcript.extraID])
+            try record.execute(arguments: [transcript.episodeID, transcript.extraID])
+        }
+    }
+
+    /// Writes a transcript's documents, a run of cues each, and records it as indexed (as
+    /// unreadable when `cues` is nil).
+    static func store(_ transcript: SavedTranscript, cues: [TranscriptCue]?, db: Database) throws {
+        let document = try db.cachedStatement(sql: insertDocument)
+        let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, transcript) VALUES (?, ?)")
+        if let cues, let ranking = transcript.ranking {
+            for run in runs(of: cues) {
+                try insert(
+                    document, episodeID: transcript.episodeID, ranking: ranking, extraID: transcript.extraID,
+                    firstCue: run.lowerBound, start: cues[run.lowerBound].start)
+                try text.execute(arguments: [db.lastInsertedRowID, runText(cues[run])])
+            }
+        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO findTranscript (episodeId, extraId, updatedAt, unreadable) VALUES (?, ?, ?, ?)",
+            arguments: [transcript.episodeID, transcript.extraID, transcript.updatedAt, cues == nil])
+    }
+
+    /// About how many bytes of text a document of a transcript holds (a hundred words or so):
+    /// a match is placed within a minute or so of talk, and a one-hour transcript makes tens
+    /// of documents, not thousands.
+    static let bytesPerRun = 700
+
+    /// The transcript's cues in runs of about ``bytesPerRun`` bytes, by their indices.
+    static func runs(of cues: [TranscriptCue]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var bytes = 0
+        for (index, cue) in cues.enumerated() {
+            bytes += cue.text.utf8.count + 1
+            if bytes >= bytesPerRun || index == cues.count - 1 {
+                runs.append(start..<(index + 1))
+                start = index + 1
+                bytes = 0
+            }
+        }
+        return runs
+    }
+
+    /// The text of a run of cues, a cue a line.
+    static func runText(_ cues: ArraySlice<TranscriptCue>) -> String {
+        cues.map(\.text).joined(separator: "\n")
+    }
+
+    // MARK: - Searching
+
+    /// An episode a search found, and the document it matched best.
+    struct Hit: Sendable {
+        var podcast: StoredPodcast
+        var entry: EpisodeEntry
+        var description: String?
+        /// For a transcript's document: the transcript, and the index of its first cue.
+        var transcript: SavedTranscript?
+        var firstCue: Int?
+        var start: Double?
+        var score: Double
+    }
+
+    /// The best `limit` episodes that match `expression` (an FTS5 query built by
+    /// ``FindQuery``), with how many match in all. An episode no longer in its feed is not found.
+    static func search(_ expression: String, podcastID: Int64?, limit: Int, db: Database) throws -> ([Hit], Int) {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                WITH hits AS MATERIALIZED (
+                  SELECT rowid, bm25(findText, \(weights)) AS score FROM findText WHERE findText MATCH :expression)
+                SELECT findDocument.episodeId, findDocument.extraId, findDocument.firstCue, findDocument.start,
+                  MIN(hits.score) AS score, COUNT(*) OVER () AS total
+                FROM hits JOIN findDocument ON findDocument.id = hits.rowid
+                WHERE NOT findDocument.unlisted AND (:podcast IS NULL OR findDocument.podcastId = :podcast)
+                GROUP BY findDocument.episodeId
+                ORDER BY score, findDocument.published DESC, findDocument.episodeId DESC
+                LIMIT :limit
+                """,
+            arguments: ["expression": expression, "podcast": podcastID, "limit": limit])
+        let total = rows.first?["total"] as Int? ?? 0
+        let downloads = rows.isEmpty ? [:] : try Library.downloadsByEnclosureURL(db)
+        var podcasts: [Int64: StoredPodcast] = [:]
+        let hits = try rows.compactMap { row -> Hit? in
+            guard var hit = try episode(id: row[0], db: db, downloads: downloads, podcasts: &podcasts) else { return nil }
+            hit.score = row["score"]
+            if let extraID = row[1] as Int64? {
+                hit.firstCue = row[2]
+                hit.start = row[3]
+                hit.transcript = try transcript(episodeID: hit.entry.id, extraID: extraID, db: db)
+            }
+            return hit
+        }
+        return (hits, total)
+    }
+
+    /// An episode as a result shows it, with its podcast and its text.
+    static func episode(id: Int64, db: Database) throws -> Hit? {
+        var podcasts: [Int64: StoredPodcast] = [:]
+        return try episode(id: id, db: db, downloads: Library.downloadsByEnclosureURL(db), podcasts: &podcasts)
+    }
+
+    private static func episode(
+        id: Int64, db: Database, downloads: [String: Download], podcasts: inout [Int64: StoredPodcast]
+    ) throws -> Hit? {
+        let count = EpisodeColumns.entryColumnCount
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(EpisodeColumns.entrySelection()), episode.podcastId, episode.description
+                        FROM \(EpisodeColumns.withPlayback) WHERE episode.id = ?
+                        """),
+                arguments: [id])
+        else { return nil }
+        let podcastID: Int64 = row[count]
+        if podcasts[podcastID] == nil { podcasts[podcastID] = try Library.podcast(db, id: podcastID) }
+        guard let podcast = podcasts[podcastID] else { return nil }
+        let entry = EpisodeColumns.entry(from: row, downloads: downloads)
+        return Hit(podcast: podcast, entry: entry, description: row[count + 1], score: 0)
+    }
+
+    private static func transcript(episodeID: Int64, extraID: Int64, db: Database) throws -> SavedTranscript? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT file, type, url FROM downloadExtra WHERE id = ?", arguments: [extraID])
+        else { return nil }
+        return SavedTranscript(
+            episodeID: episodeID, extraID: extraID, file: row[0], format: format(file: row[0], type: row[1], url: row[2]),
+            updatedAt: nil)
+    }
+
+    /// A saved transcript's format: as the feed announced it, else by its file's extension,
+    /// else plain text.
+    private static func format(file: String, type: String?, url: String) -> TranscriptFormat {
+        TranscriptFormat(Transcript(url: url, type: type)) ?? TranscriptFormat(Transcript(url: file)) ?? .text
+    }
+}

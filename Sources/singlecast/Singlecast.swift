@@ -19,7 +19,7 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Play.self, Played.self, Unplayed.self,
-            Import.self, Export.self, Sync.self, UI.self,
+            Import.self, Export.self, Sync.self, UI.self, Config.self,
         ]
     )
 
@@ -34,9 +34,21 @@ struct Singlecast: AsyncParsableCommand {
         }
         Library.prepareProcess()
         if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
+        // A bad config file stops a command before it does anything; `config` shows the file
+        // itself, and help and the version need none.
+        let environment = ProcessInfo.processInfo.environment
+        if arguments.first != Config.configuration.commandName,
+            !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) })
+        {
+            do {
+                _ = try LoadedConfiguration.current(environment: environment)
+            } catch {
+                exit(withError: error)
+            }
+        }
         EarlyLibrary.start(
             for: Self.self, arguments: arguments,
-            directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
+            directory: LibraryLocation.directory(environment: environment))
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

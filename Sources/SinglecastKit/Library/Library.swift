@@ -78,7 +78,7 @@ public struct Library: Sendable {
         let path = Self.databasePath(in: directory)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var configuration = Configuration()
+            var configuration = GRDB.Configuration()
             configuration.busyMode = .timeout(15)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")

@@ -13,7 +13,8 @@ extension Singlecast {
                 does). Without N, the episode heard most recently that is not finished continues. \
                 Playing resumes 5 s before the saved position; stopping within the last 30 s (or 2 %) \
                 marks the episode played. mpv's own keys work on a terminal: space pauses, arrows seek, \
-                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER names.
+                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER (or the config \
+                file's player) names, given the config file's player-options.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -28,7 +29,7 @@ extension Singlecast {
         @Flag(help: "Start from the beginning.")
         var fromStart = false
 
-        @Option(help: "Play at this speed, 0.25 to 4 (remembered for the podcast).")
+        @Option(help: "Play at this speed, 0.25 to 4 (remembered for the podcast; config: speed, for podcasts without one).")
         var speed: PlaybackSpeed?
 
         @Flag(help: "Print what happens as JSON, one event per line.")
@@ -45,15 +46,17 @@ extension Singlecast {
         func run() async throws {
             let library = try await global.openLibrary()
             let chosen = try await self.chosen(library: library)
-            let executable = try PlayerExecutable.locate(environment: global.environment)
+            let settings = try global.configuration()
+            let executable = try PlayerExecutable.locate(configured: settings[.player].value?.text, environment: global.environment)
             let interactive = isatty(STDIN_FILENO) == 1
             // On a terminal mpv's status line is its face (on standard error with --json, which
             // keeps standard output to the events); off one, Singlecast's lines say it all.
             let output: MpvPlayer.TerminalOutput = interactive ? (json ? .standardError : .inherit) : .discard
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: global.libraryDirectory, terminalOutput: output,
-                environment: global.environment)
-            let options = EpisodeListening.Options(start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: interactive)
+                environment: global.environment, extraOptions: settings.playerOptions)
+            let options = EpisodeListening.Options(
+                start: fromStart ? 0 : at?.seconds, speed: speed?.value, interactive: interactive, defaultSpeed: settings.speed)
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }

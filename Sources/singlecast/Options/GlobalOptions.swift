@@ -86,9 +86,26 @@ extension GlobalOptions {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// The settings, with `flags` (each setting's flag as typed, and its value when given)
+    /// above the environment and the config file. A flag's value the setting does not take is
+    /// a usage error (exit 64), as is a variable's.
+    func configuration(flags: [Setting: (name: String, value: SettingValue?)] = [:]) throws -> Settings {
+        let given = flags.compactMapValues { flag in flag.value.map { (name: flag.name, value: $0) } }
+        do {
+            return try LoadedConfiguration.current(environment: environment).with(flags: given, environment: environment)
+        } catch let error as ConfigurationError {
+            throw ValidationError(Words.configuration(error))
+        }
+    }
+
+    /// Where downloads go and what they are called, as the settings say.
+    func episodesFolder() throws -> EpisodesFolder {
+        try configuration().episodesFolder(libraryDirectory: libraryDirectory)
+    }
+
     /// The progress buffer of `library`, rebuilt from the files on disk.
     func progressBuffer(_ library: Library) async throws -> ProgressBuffer {
-        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: libraryDirectory))
+        let buffer = ProgressBuffer(library: library, episodes: try episodesFolder())
         try await buffer.rebuild()
         return buffer
     }

@@ -25,7 +25,9 @@ public struct CLI: Sendable {
     public init(environment extra: [String: String] = [:]) throws {
         home = FileManager.default.temporaryDirectory
             .appendingPathComponent("singlecast-cli-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        // Private, as the library makes its folder: else opening it would say it tightened it.
+        try FileManager.default.createDirectory(
+            at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var environment = ["PATH": "/usr/bin:/bin", "SINGLECAST_HOME": home.path, "TERM": "dumb"]
         // The config file is this run's own (none unless a test writes one), never the user's.
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path

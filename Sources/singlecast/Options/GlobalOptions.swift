@@ -12,11 +12,14 @@ struct GlobalOptions: ParsableArguments {
     /// The process environment, read once.
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
-    /// Sets up logging and returns the library in the configured folder.
+    /// Sets up logging and returns the library in the configured folder, saying so when
+    /// opening it made it private.
     func openLibrary() async throws -> Library {
         setUpLogging()
-        if let library = try await EarlyLibrary.take(directory: libraryDirectory) { return library }
-        return try await Library.open(directory: libraryDirectory)
+        let early = try await EarlyLibrary.take(directory: libraryDirectory)
+        let library = if let early { early } else { try await Library.open(directory: libraryDirectory) }
+        if !library.tightenedPaths.isEmpty { printError(Words.madePrivate(library.tightenedPaths)) }
+        return library
     }
 
     /// Whether logging is set up: once a process, by whatever needs it first.

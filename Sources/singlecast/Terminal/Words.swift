@@ -13,6 +13,11 @@ enum Words {
         }
     }
 
+    /// The one line said when opening the library took others' access to it away.
+    static func madePrivate(_ paths: [String]) -> String {
+        "made private to you (it holds private feeds' addresses and the sync account): " + paths.joined(separator: ", ")
+    }
+
     static func alreadyDownloaded(_ download: Download) -> String {
         "already downloaded: \(download.file)"
     }

@@ -60,9 +60,11 @@ extension Singlecast {
                 let stamp = Date().formatted(.iso8601)
                 for line in Words.daemonLog(event) { printError("\(stamp) \(line)") }
             }
-            _ = try await SignalGuard.run(onSignal: { await daemon.stop() }) {
+            let outcome = try await SignalGuard.run(onSignal: { await daemon.stop() }) {
                 try await daemon.run()
             }
+            // SIGTERM is how systemd stops a service it runs: a stop it asked for is a success.
+            if outcome.signal != SIGTERM, let code = outcome.exitCode { throw code }
         }
     }
 }

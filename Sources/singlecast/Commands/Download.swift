@@ -139,7 +139,7 @@ struct DownloadRun {
         ticker.cancel()
         renderer.finish()
         if renderer.gaveUpCount > 0 { throw ExitCode.failure }
-        if outcome.interrupted { throw ExitCode(130) }
+        if let code = outcome.exitCode { throw code }
         if renderer.failureCount > 0 { throw ExitCode.failure }
     }
 }

@@ -84,7 +84,7 @@ extension Singlecast {
                 }
                 return end
             }
-            try Self.exit(after: outcome.value, interrupted: outcome.interrupted, episode: chosen)
+            try Self.exit(after: outcome.value, signal: outcome.exitCode, episode: chosen)
         }
 
         /// The episode numbered, or the one heard last.
@@ -96,15 +96,15 @@ extension Singlecast {
             return ChosenEpisode(podcast: last.podcast, entry: last.entry)
         }
 
-        /// Exit 0 after the end or a quit, 130 after a signal, 1 when the episode could not be
-        /// played or the player died.
-        private static func exit(after end: ListeningEnd?, interrupted: Bool, episode: ChosenEpisode) throws {
+        /// Exit 0 after the end or a quit, 128 + the signal's number after a signal, 1 when the
+        /// episode could not be played or the player died.
+        private static func exit(after end: ListeningEnd?, signal: ExitCode?, episode: ChosenEpisode) throws {
             guard let end else { throw ExitCode.failure }
             switch end.reason {
             case .end, .quit:
-                if interrupted { throw ExitCode(130) }
+                if let signal { throw signal }
             case .stopped:
-                throw ExitCode(130)
+                throw signal ?? ExitCode(130)
             case .playerDied:
                 throw CommandFailure(message: Words.playerDied(end))
             case .failed(let failure):

@@ -36,6 +36,10 @@ extension Singlecast {
         }
 
         func run() async throws {
+            try await SignalGuard.runCancelling { [self] in try await sync() }
+        }
+
+        private func sync() async throws {
             if forget {
                 let had = try await global.openLibrary().forgetSync()
                 if json {

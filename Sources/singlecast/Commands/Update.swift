@@ -46,6 +46,10 @@ extension Singlecast {
         }
 
         func run() async throws {
+            try await SignalGuard.runCancelling { [self] in try await update() }
+        }
+
+        private func update() async throws {
             let settings = try global.configuration(flags: [
                 .updateDownload: ("--download", download.map(SettingValue.boolean)),
                 .updateSync: ("--sync", self.sync.map(SettingValue.boolean)),

@@ -60,7 +60,7 @@ public actor DownloadDaemon {
     /// Throws ``DaemonError/alreadyRunning(library:processID:)`` when another daemon has the library.
     public func run() async throws {
         let paths = DaemonPaths(libraryDirectory: configuration.libraryDirectory)
-        let lock = try DaemonLock(paths: paths)
+        let lock = try DaemonLock.take(paths: paths)
         let library = try await Library.open(directory: configuration.libraryDirectory)
         let buffer = ProgressBuffer(library: library, episodes: configuration.episodes)
         try await buffer.rebuild()

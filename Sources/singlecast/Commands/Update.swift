@@ -45,6 +45,9 @@ extension Singlecast {
             try JobsOption.validate(jobs)
         }
 
+        /// EX_TEMPFAIL of `sysexits.h`: another update is running; try again later.
+        static let temporaryFailureStatus: Int32 = 75
+
         func run() async throws {
             try await SignalGuard.runCancelling { [self] in try await update() }
         }
@@ -56,6 +59,14 @@ extension Singlecast {
             ])
             let download = settings[.updateDownload].value?.boolean ?? false
             let sync = settings[.updateSync].value?.boolean ?? false
+            let lock: UpdateLock
+            do {
+                lock = try await UpdateLock.acquire(libraryDirectory: global.libraryDirectory)
+            } catch let running as AnotherUpdateIsRunning {
+                printError("Error: \(Words.anotherUpdateIsRunning(running))")
+                throw ExitCode(Self.temporaryFailureStatus)
+            }
+            defer { withExtendedLifetime(lock) {} }
             let library = try await global.openLibrary()
             var named: Set<Int64>?
             if !podcasts.isEmpty {

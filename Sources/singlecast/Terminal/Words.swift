@@ -18,6 +18,11 @@ enum Words {
         "made private to you (it holds private feeds' addresses and the sync account): " + paths.joined(separator: ", ")
     }
 
+    /// `another update is running (process 123): try again when it has finished`.
+    static func anotherUpdateIsRunning(_ running: AnotherUpdateIsRunning) -> String {
+        "another update is running" + (running.processID.map { " (process \($0))" } ?? "") + ": try again when it has finished"
+    }
+
     static func alreadyDownloaded(_ download: Download) -> String {
         "already downloaded: \(download.file)"
     }

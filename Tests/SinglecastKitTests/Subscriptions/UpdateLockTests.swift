@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SinglecastKit
@@ -22,15 +23,22 @@ import Testing
     @Test func aLockFreedWhileWaitingIsTaken() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("update-lock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var first: UpdateLock? = try await UpdateLock.acquire(libraryDirectory: directory)
-        // The task holds the only reference: the lock goes when it ends.
-        let holder = Task { [first] in
+        let held = Held(try await UpdateLock.acquire(libraryDirectory: directory))
+        let holder = Task {
             try await Task.sleep(for: .milliseconds(300))
-            withExtendedLifetime(first) {}
+            held.lock.withLock { $0 = nil }
         }
-        first = nil
-        let second = try await UpdateLock.acquire(libraryDirectory: directory, patience: .seconds(5))
-        #expect(holder.isCancelled == false)
+        let second = try await UpdateLock.acquire(libraryDirectory: directory, patience: .seconds(30))
+        try await holder.value
         withExtendedLifetime(second) {}
+    }
+}
+
+/// A lock another task lets go of.
+private final class Held: Sendable {
+    let lock: Mutex<UpdateLock?>
+
+    init(_ lock: UpdateLock) {
+        self.lock = Mutex(lock)
     }
 }

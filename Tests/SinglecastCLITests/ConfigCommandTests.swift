@@ -130,6 +130,17 @@ import TestSupport
                 == "Error: \(cli.configFile.path):2:1: give-up-after: expected a duration such as 90s, 10m or 24h, found \"soon\"\n")
     }
 
+    @Test func getPrintsOneValueAlone() async throws {
+        let cli = try CLI()
+        defer { cli.removeHome() }
+        try cli.writeConfig("[update]\nevery = \"daily\"\n")
+        #expect(try await cli.run(["config", "--get", "update.every"]).stdout == "daily\n")
+        #expect(try await cli.run(["config", "--get", "jobs"]).stdout == "3\n")
+        let unknown = try await cli.run(["config", "--get", "update.evry"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("\u{201C}update.evry\u{201D} is no setting (did you mean \u{201C}update.every\u{201D}?)"))
+    }
+
     @Test func helpNamesTheSettingBesideEachFlagThatHasOne() async throws {
         let cli = try CLI()
         defer { cli.removeHome() }

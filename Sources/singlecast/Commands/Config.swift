@@ -25,8 +25,17 @@ extension Singlecast {
         @Flag(help: "Print the config file's path.")
         var path = false
 
+        @Option(name: .customLong("get"), help: ArgumentHelp("Print one setting's value alone (update.every, jobs, …).", valueName: "key"))
+        var key: String?
+
         func validate() throws {
-            if initialize && path { throw ValidationError("--init and --path do not go together.") }
+            if [initialize, path, key != nil].filter({ $0 }).count > 1 {
+                throw ValidationError("--init, --path and --get go alone.")
+            }
+            if let key, !Setting.all.contains(where: { $0.key == key }) {
+                let nearest = NearestName.find(key, in: Setting.all.map(\.key)).map { " (did you mean \u{201C}\($0)\u{201D}?)" } ?? ""
+                throw ValidationError("\u{201C}\(key)\u{201D} is no setting\(nearest).")
+            }
         }
 
         func run() async throws {
@@ -37,8 +46,11 @@ extension Singlecast {
             } else if initialize {
                 try Self.writeInitialFile(at: file)
                 print("wrote \(file)")
+            } else if let key, let setting = Setting.all.first(where: { $0.key == key }) {
+                let value = try LoadedConfiguration.current(environment: environment)[setting].value
+                print(value.map(Words.value) ?? "")
             } else {
-                try show(try LoadedConfiguration.current(environment: environment))
+                try show(try LoadedConfiguration.current(environment: environment), timer: await UpdateTimer.state(environment: environment))
             }
         }
 
@@ -59,7 +71,7 @@ extension Singlecast {
             try written.write(contentsOf: Data(Words.initialConfigurationFile().utf8))
         }
 
-        private func show(_ configuration: Settings) throws {
+        private func show(_ configuration: Settings, timer: UpdateTimer.State) throws {
             let library = global.libraryDirectory
             var rows: [SettingJSON] = Setting.all.map { setting in
                 let resolved = configuration[setting]
@@ -78,13 +90,15 @@ extension Singlecast {
                 }
             }
             if json {
-                try printJSON(ConfigJSON(file: configuration.path, exists: configuration.file != nil, settings: rows))
+                try printJSON(
+                    ConfigJSON(file: configuration.path, exists: configuration.file != nil, updateTimer: timer.rawValue, settings: rows))
                 return
             }
             var table = TextTable(headers: ["Setting", "Value", "Source"])
             table.shrinking = [1, 2]
             table.rows = rows.map { [$0.key, $0.shown, Words.source($0.source)] }
             print(table.render(width: TTY.outputWidth))
+            print(Words.updateTimer(timer))
         }
     }
 }
@@ -93,6 +107,8 @@ extension Singlecast {
 struct ConfigJSON: Encodable {
     var file: String
     var exists: Bool
+    /// `enabled`, `disabled`, `not-installed` or `unknown`.
+    var updateTimer: String
     var settings: [SettingJSON]
 }
 

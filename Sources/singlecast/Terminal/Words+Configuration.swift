@@ -119,6 +119,17 @@ extension Words {
         }
     }
 
+    /// `The update timer (singlecast-update.timer) is enabled.`, and how to enable one that is not.
+    static func updateTimer(_ state: UpdateTimer.State) -> String {
+        let enable = "systemctl --user enable --now \(UpdateTimer.unit)"
+        return switch state {
+        case .enabled: "The update timer (\(UpdateTimer.unit)) is enabled."
+        case .disabled: "The update timer (\(UpdateTimer.unit)) is not enabled: \(enable)"
+        case .notInstalled: "The update timer (\(UpdateTimer.unit)) is not installed: make install, then \(enable)"
+        case .unknown: "Whether the update timer (\(UpdateTimer.unit)) is enabled is not known: systemctl --user did not answer."
+        }
+    }
+
     /// What an unset setting without a default means.
     static func unsetMeaning(_ setting: Setting) -> String {
         switch setting {

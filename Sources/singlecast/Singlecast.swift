@@ -35,11 +35,9 @@ struct Singlecast: AsyncParsableCommand {
         Library.prepareProcess()
         if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
         // A bad config file stops a command before it does anything; `config` shows the file
-        // itself, and help and the version need none.
+        // itself, and help, the version and completions need none.
         let environment = ProcessInfo.processInfo.environment
-        if arguments.first != Config.configuration.commandName,
-            !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) })
-        {
+        if arguments.first != Config.configuration.commandName, !InformationRequest.isAsked(in: arguments) {
             do {
                 _ = try LoadedConfiguration.current(environment: environment)
             } catch {

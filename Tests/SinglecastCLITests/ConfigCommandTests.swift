@@ -51,6 +51,7 @@ import TestSupport
         // The path is still told, and help still shown.
         #expect(try await cli.run(["config", "--path"]).stdout == cli.configFile.path + "\n")
         #expect(try await cli.run(["podcasts", "--help"]).status == 0)
+        #expect(try await cli.run(["--generate-completion-script", "bash"]).status == 0)
     }
 
     @Test func anUnknownKeyIsAWarningWithTheNearestKey() async throws {

@@ -19,7 +19,7 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Play.self, Played.self, Unplayed.self,
-            Import.self, Export.self, Sync.self, UI.self, Config.self,
+            Import.self, Export.self, Sync.self, UI.self, Config.self, MoveFiles.self,
         ]
     )
 

@@ -130,6 +130,15 @@ extension Words {
         }
     }
 
+    /// `FILE: TARGET is another file's` or `FILE: cannot be linked as TARGET: …`.
+    static func moveOutcome(_ outcome: FileMover.Outcome) -> String {
+        switch outcome {
+        case .moved(let from, let to): "\(from) -> \(to)"
+        case .clash(let file, let target): "\(file): \(target) is another file's (it stays where it is)"
+        case .failed(let file, let target, let code): "\(file): cannot be moved to \(target): \(String(cString: strerror(code)))"
+        }
+    }
+
     /// What an unset setting without a default means.
     static func unsetMeaning(_ setting: Setting) -> String {
         switch setting {

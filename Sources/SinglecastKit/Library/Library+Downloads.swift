@@ -108,12 +108,19 @@ extension DownloadStore {
 extension Library {
     /// The episode with this enclosure URL (of the feed read most recently, when several list it).
     public func episode(enclosureURL: String) async throws -> Episode? {
+        try await latestEpisode(enclosureURL: enclosureURL, where: "1")
+    }
+
+    /// The episode with this enclosure URL that meets the SQL `condition`, of the feed read most
+    /// recently when several podcasts list it.
+    func latestEpisode(enclosureURL: String, where condition: String) async throws -> Episode? {
         try await writer.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
                     SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
-                    WHERE enclosureURL = ? ORDER BY id DESC LIMIT 1
+                    WHERE enclosureURL = ? AND \(condition)
+                    ORDER BY position IS NULL, id DESC LIMIT 1
                     """,
                 arguments: [enclosureURL]
             ).map { EpisodeColumns.entry(from: $0, downloads: [:]).episode }

@@ -15,12 +15,23 @@ public enum TerminalUI {
         public var environment: [String: String]
         /// The `singlecast` program, to start the daemon with.
         public var executablePath: String
+        /// The settings (the player, its options, the speed, how far `f` and `b` jump).
+        public var settings: Settings
+        /// What each key does.
+        public var keyMap: KeyMap
+        public var colors: UIColors
 
-        public init(library: Library, libraryDirectory: URL, environment: [String: String], executablePath: String) {
+        public init(
+            library: Library, libraryDirectory: URL, environment: [String: String], executablePath: String,
+            settings: Settings, keyMap: KeyMap, colors: UIColors
+        ) {
             self.library = library
             self.libraryDirectory = libraryDirectory
             self.environment = environment
             self.executablePath = executablePath
+            self.settings = settings
+            self.keyMap = keyMap
+            self.colors = colors
         }
 
         /// The iTunes Search API's base URL: `SINGLECAST_ITUNES_URL`, else Apple's.
@@ -28,9 +39,9 @@ public enum TerminalUI {
             environment["SINGLECAST_ITUNES_URL"].flatMap(URL.init(string:)) ?? PodcastSearch.defaultBaseURL
         }
 
-        /// Colour unless `NO_COLOR` is set (to anything but nothing). A `dumb` terminal gets no UI at all.
-        var wantsColor: Bool {
-            (environment["NO_COLOR"] ?? "").isEmpty
+        /// The colours, unless `NO_COLOR` is set (to anything but nothing). A `dumb` terminal gets no UI at all.
+        var colorsToUse: UIColors? {
+            (environment["NO_COLOR"] ?? "").isEmpty ? colors : nil
         }
     }
 
@@ -52,7 +63,7 @@ public enum TerminalUI {
         defer {
             for source in signals { source.cancel() }
         }
-        guard let opened = await TerminalScreen.open(wantsColor: configuration.wantsColor, send: send) else { return nil }
+        guard let opened = await TerminalScreen.open(colors: configuration.colorsToUse, send: send) else { return nil }
         let clock = UIClock()
         let effects = Effects(configuration: configuration, clock: clock, send: send)
         let (commands, commandInput) = AsyncStream.makeStream(of: Command.self)
@@ -62,6 +73,9 @@ public enum TerminalUI {
         let watch = LibraryWatch.start(directory: configuration.libraryDirectory) { send(.libraryChanged) }
 
         var state = UIState(width: opened.width, height: opened.height, glyphs: opened.capabilities.unicode ? .unicode : .ascii)
+        state.keyMap = configuration.keyMap
+        state.skipForward = Double(configuration.settings[.skipForward].value?.integer ?? 30)
+        state.skipBack = Double(configuration.settings[.skipBack].value?.integer ?? 10)
         var drawn = UIView.render(state)
         opened.screen.draw(drawn)
         for command in UIUpdate.startCommands { commandInput.yield(command) }

@@ -19,7 +19,7 @@ struct Singlecast: AsyncParsableCommand {
             Pause.self, Resume.self, Cancel.self, Daemon.self,
             Subscribe.self, Unsubscribe.self, Podcasts.self, Update.self, New.self, MarkOld.self, Delete.self,
             Find.self, Play.self, Played.self, Unplayed.self, Queue.self,
-            Import.self, Export.self, Sync.self, UI.self,
+            Import.self, Export.self, Sync.self, UI.self, Config.self, MoveFiles.self,
         ]
     )
 
@@ -34,9 +34,19 @@ struct Singlecast: AsyncParsableCommand {
         }
         Library.prepareProcess()
         if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
+        // A bad config file stops a command before it does anything; `config` shows the file
+        // itself, and help, the version and completions need none.
+        let environment = ProcessInfo.processInfo.environment
+        if arguments.first != Config.configuration.commandName, !InformationRequest.isAsked(in: arguments) {
+            do {
+                _ = try LoadedConfiguration.current(environment: environment)
+            } catch {
+                exit(withError: error)
+            }
+        }
         EarlyLibrary.start(
             for: Self.self, arguments: arguments,
-            directory: LibraryLocation.directory(environment: ProcessInfo.processInfo.environment))
+            directory: LibraryLocation.directory(environment: environment))
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

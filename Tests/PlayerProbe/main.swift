@@ -15,7 +15,7 @@ guard CommandLine.arguments.count == 2 || interactive else {
 }
 let environment = ProcessInfo.processInfo.environment
 let player = MpvPlayer(
-    executable: try PlayerExecutable.locate(environment: environment),
+    executable: try PlayerExecutable.locate(configured: environment[PlayerExecutable.variable], environment: environment),
     libraryDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
     terminalOutput: interactive ? .standardError : .discard, environment: environment)
 let session = try await player.play(PlaybackRequest(source: .file(CommandLine.arguments[1]), interactive: interactive))

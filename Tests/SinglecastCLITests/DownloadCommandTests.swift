@@ -169,12 +169,14 @@ import TestSupport
         try await show.stop()
     }
 
-    @Test func ctrlCKeepsThePartialFileAndExits130() async throws {
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalKeepsThePartialFileAndExits128PlusItsNumber(signal: Int32) async throws {
         let show = try await LoopbackShow.start()
         let (process, part) = try await show.startSlowDownloadOfEpisodeOne(size: 4_000_000)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         try await waitUntil { !process.isRunning }
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signal)
         #expect(fileSize(part) > 0)
         #expect(!FileManager.default.fileExists(atPath: show.folder.appendingPathComponent("Episode One.mp3").path))
         #expect(try await show.downloadStates() == ["interrupted"])

@@ -79,7 +79,7 @@ import TestSupport
         let run = try await show.playing(at: 40)
         let player = try await run.playerPID()
         kill(run.process.processIdentifier, signal)
-        #expect(try await run.exitStatus() == 130)
+        #expect(try await run.exitStatus() == 128 + signal)
         #expect(await TestProcess.waitUntilGone(player))
         let ended = try await run.waitForEvent("ended")
         #expect(ended["reason"] as? String == "signal")

@@ -25,11 +25,26 @@ public struct CLI: Sendable {
     public init(environment extra: [String: String] = [:]) throws {
         home = FileManager.default.temporaryDirectory
             .appendingPathComponent("singlecast-cli-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        // Private, as the library makes its folder: else opening it would say it tightened it.
+        try FileManager.default.createDirectory(
+            at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var environment = ["PATH": "/usr/bin:/bin", "SINGLECAST_HOME": home.path, "TERM": "dumb"]
+        // The config file is this run's own (none unless a test writes one), never the user's.
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["SINGLECAST_ITUNES_URL"] = "http://127.0.0.1:9"  // never the real API
         environment.merge(extra) { $1 }
         self.environment = environment
+    }
+
+    /// The config file these runs read: `$XDG_CONFIG_HOME/singlecast/config.toml`.
+    public var configFile: URL {
+        URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? home.path).appendingPathComponent("singlecast/config.toml")
+    }
+
+    /// Writes `text` as the config file.
+    public func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: configFile, atomically: true, encoding: .utf8)
     }
 
     /// The `Episodes` folder of this library.

@@ -31,30 +31,16 @@ public struct DaemonPaths: Sendable {
     public var log: String { libraryDirectory.appendingPathComponent("daemon.log").path }
 }
 
-/// The one-daemon-per-library lock: an exclusive `flock` on `daemon.lock`, held for the
-/// daemon's life (the kernel drops it when the process dies, SIGKILL included).
-final class DaemonLock: Sendable {
-    private let descriptor: Int32
-
-    init(paths: DaemonPaths) throws {
+/// The one-daemon-per-library lock on `daemon.lock` (see ``ProcessLock``), held for the daemon's life.
+enum DaemonLock {
+    static func take(paths: DaemonPaths) throws -> ProcessLock {
         try FileManager.default.createDirectory(at: paths.libraryDirectory, withIntermediateDirectories: true)
-        let descriptor = open(paths.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw DaemonError.socket(path: paths.lock, problem: .system(errno: errno))
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let owner = (try? String(contentsOfFile: paths.lock, encoding: .utf8))
-                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            close(descriptor)
+        do {
+            return try ProcessLock(path: paths.lock)
+        } catch .held(let owner) {
             throw DaemonError.alreadyRunning(library: paths.libraryDirectory.path, processID: owner)
+        } catch .system(let code) {
+            throw DaemonError.socket(path: paths.lock, problem: .system(errno: code))
         }
-        let pid = Array("\(getpid())\n".utf8)
-        ftruncate(descriptor, 0)
-        _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        self.descriptor = descriptor
-    }
-
-    deinit {
-        close(descriptor)
     }
 }

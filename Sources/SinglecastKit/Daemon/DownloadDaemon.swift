@@ -9,8 +9,10 @@ public actor DownloadDaemon {
     /// How a daemon runs.
     public struct Configuration: Sendable {
         public var libraryDirectory: URL
+        /// Where downloads go and what they are called.
+        public var episodes: EpisodesFolder
         /// How many downloads run at once (changeable while it runs).
-        public var jobs = 3
+        public var jobs = DownloadEngine.defaultConcurrentDownloads
         /// A shell command run with the finished file's path as `$1` (and `$SINGLECAST_FILE`).
         public var onComplete: String?
         /// Exit after this long with nothing queued; nil stays up.
@@ -21,6 +23,7 @@ public actor DownloadDaemon {
 
         public init(libraryDirectory: URL) {
             self.libraryDirectory = libraryDirectory
+            episodes = EpisodesFolder(libraryDirectory: libraryDirectory)
         }
     }
 
@@ -57,9 +60,9 @@ public actor DownloadDaemon {
     /// Throws ``DaemonError/alreadyRunning(library:processID:)`` when another daemon has the library.
     public func run() async throws {
         let paths = DaemonPaths(libraryDirectory: configuration.libraryDirectory)
-        let lock = try DaemonLock(paths: paths)
+        let lock = try DaemonLock.take(paths: paths)
         let library = try await Library.open(directory: configuration.libraryDirectory)
-        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: configuration.libraryDirectory))
+        let buffer = ProgressBuffer(library: library, episodes: configuration.episodes)
         try await buffer.rebuild()
         let session = HTTPSession(configuration: configuration.http)
         let report = self.report

@@ -31,6 +31,8 @@ public actor DownloadEngine {
 
     /// How many downloads may run at once, the one limit of `--jobs` and the daemon.
     public static let allowedConcurrentDownloads = 1...32
+    /// How many downloads run at once when nothing says otherwise.
+    public static let defaultConcurrentDownloads = 3
     private var queue: [Job] = []
     private var running: [Int64: Task<Void, Never>] = [:]
     /// The host each running transfer downloads from.
@@ -45,7 +47,7 @@ public actor DownloadEngine {
     ///     error state, the daemon's choice) or `.interrupt` (resumable, a foreground run's).
     ///   - events: called for every ``DownloadEvent``, from any task.
     public init(
-        buffer: ProgressBuffer, transfer: FileTransfer, maximumConcurrentDownloads: Int = 3,
+        buffer: ProgressBuffer, transfer: FileTransfer, maximumConcurrentDownloads: Int = defaultConcurrentDownloads,
         owner: DownloadOwner = .current, giveUp: DownloadLifecycle.Event = .fail,
         events: @escaping @Sendable (DownloadEvent) -> Void = { _ in }
     ) {

@@ -7,29 +7,44 @@ import Darwin
 #endif
 
 /// The one owner of where episode files go and what they are called:
-/// `<library>/Episodes/<podcast>/<episode>.<ext>`.
+/// `<episodes folder>/<podcast>/<episode>.<ext>` by default, else as the `file-name` setting's
+/// ``FileNameTemplate`` says.
 ///
 /// Every name comes from here: the name a new download reserves (``reserveName(for:inUse:present:)``),
 /// the extension chosen at completion (``finalFile(reserved:contentType:announcedType:)``), the
 /// move into place that never replaces a file (``moveIntoPlace(_:to:)``), and the names a
-/// rebuild re-adopts after a lost database (``adoptions(files:inUse:episodes:)``).
+/// rebuild re-adopts after a lost database (``adoptions(files:inUse:episodes:podcastTitle:)``).
 ///
 /// The rule: an episode's file is named after its title (see ``FileNaming/safeName(forTitle:url:announcedType:)``);
 /// when another episode of the podcast already uses that name's stem (the name without its media
 /// extension), it is named `Title [a1b2c3].ext`, the tag derived from the enclosure URL alone, so
 /// that the same episode gets the same name again and a rebuild can tell whose file it is.
 public struct EpisodesFolder: Sendable, Equatable {
-    /// `<library>/Episodes`.
+    /// The folder every download goes under.
     public let url: URL
+    /// Where in it a download goes, and its name.
+    public let template: FileNameTemplate
 
-    public init(libraryDirectory: URL) {
-        url = libraryDirectory.appendingPathComponent("Episodes", isDirectory: true)
+    /// `root`, its files placed as `template` says.
+    public init(root: URL, template: FileNameTemplate) {
+        url = root
+        self.template = template
     }
 
-    /// `Episodes/<podcast title>`, the title made safe as a file name.
+    /// `<library>/Episodes`, in the standard layout.
+    public init(libraryDirectory: URL) {
+        self.init(root: Self.defaultRoot(libraryDirectory: libraryDirectory), template: .standard)
+    }
+
+    /// `<library>/Episodes`: where downloads go unless the `episodes-folder` setting says otherwise.
+    public static func defaultRoot(libraryDirectory: URL) -> URL {
+        libraryDirectory.appendingPathComponent("Episodes", isDirectory: true)
+    }
+
+    /// The folder of a podcast's files: `Episodes/<podcast title>` in the standard layout, each
+    /// part made safe as a file name.
     public func folder(forPodcast title: String) -> URL {
-        let name = FileNaming.safeName(forTitle: title, url: nil, announcedType: nil)
-        return url.appendingPathComponent(name, isDirectory: true)
+        template.folderComponents(podcastTitle: title).reduce(url) { $0.appendingPathComponent($1, isDirectory: true) }
     }
 
     // MARK: - Naming a download
@@ -62,24 +77,26 @@ public struct EpisodesFolder: Sendable, Equatable {
     private static let partialSuffix = ".part"
     private static let partialInfoSuffix = ".part.meta"
 
-    /// The names an episode's file may have, most preferred first: the title's name, then the
+    /// The names an episode's file may have, most preferred first: the template's name, then the
     /// name tagged with the enclosure's ``FileNaming/clashTag(forEnclosureURL:)``. Both are the
     /// same for the same episode whenever they are computed.
-    static func candidateNames(for episode: Episode, enclosure: Enclosure) -> [String] {
-        let name = FileNaming.safeName(forTitle: episode.title, url: enclosure.location, announcedType: enclosure.type)
+    func candidateNames(for episode: Episode, enclosure: Enclosure, podcastTitle: String) -> [String] {
+        let name = FileNaming.safeName(
+            forTitle: template.unsafeName(podcastTitle: podcastTitle, episode: episode), url: enclosure.location,
+            announcedType: enclosure.type)
         let ext = FileNaming.mediaExtension(of: name)
         let tagged = FileNaming.join(FileNaming.stem(of: name), ext, suffix: FileNaming.clashTag(forEnclosureURL: enclosure.url))
         return [name, tagged]
     }
 
     /// The file name a new download of `request` reserves in its podcast's folder: the first
-    /// candidate (see ``candidateNames(for:enclosure:)``) whose stem neither another download
+    /// candidate (see ``candidateNames(for:enclosure:podcastTitle:)``) whose stem neither another download
     /// (`inUse`, the names of the folder's entries) nor a file in the folder (`present`) has;
     /// numbered (`Title [a1b2c3] (2).mp3`) only if both candidates are taken. A name without a
     /// media extension gets one at completion, so it clashes with any file of the same stem.
-    static func reserveName(for request: DownloadRequest, inUse: Set<String>, present: Set<String>) -> String {
+    func reserveName(for request: DownloadRequest, inUse: Set<String>, present: Set<String>) -> String {
         let taken = Set(inUse.map(FileNaming.stem(of:))).union(present.map(FileNaming.stem(of:)))
-        let candidates = candidateNames(for: request.episode, enclosure: request.enclosure)
+        let candidates = candidateNames(for: request.episode, enclosure: request.enclosure, podcastTitle: request.podcastTitle)
         if let free = candidates.first(where: { !taken.contains(FileNaming.stem(of: $0)) }) { return free }
         let last = candidates[candidates.count - 1]
         let ext = FileNaming.mediaExtension(of: last)
@@ -132,9 +149,11 @@ public struct EpisodesFolder: Sendable, Equatable {
     /// episode. Tagged names are each episode's own; a title's plain name is adopted once the
     /// other episodes sharing it are accounted for (their tagged files found). Files `inUse`
     /// by entries, partial files and extras are never adopted.
-    static func adoptions(files: [String], inUse: Set<String>, episodes: [(Episode, Enclosure)]) -> [String: String] {
+    func adoptions(files: [String], inUse: Set<String>, episodes: [(Episode, Enclosure)], podcastTitle: String) -> [String: String] {
         var free = files.filter { !inUse.contains($0) && FileNaming.mediaExtension(of: $0) != nil }.sorted()
-        var unresolved = episodes.map { (url: $0.1.url, candidates: candidateNames(for: $0.0, enclosure: $0.1)) }
+        var unresolved = episodes.map {
+            (url: $0.1.url, candidates: candidateNames(for: $0.0, enclosure: $0.1, podcastTitle: podcastTitle))
+        }
         var adopted: [String: String] = [:]
         var progress = true
         while progress {

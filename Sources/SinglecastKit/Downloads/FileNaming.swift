@@ -47,17 +47,20 @@ public enum FileNaming {
         return String(name.dropLast(ext.count + 1))
     }
 
-    /// The tag that tells apart episodes whose titles give the same name: ` [a1b2c3]`, six hex
-    /// digits of the 64-bit FNV-1a hash of the enclosure URL (stable across runs and machines,
-    /// unlike Swift's seeded `Hasher`).
+    /// The tag that tells apart episodes whose titles give the same name: ` [a1b2c3]`, the
+    /// ``stableHash(_:)`` of the enclosure URL.
     static func clashTag(forEnclosureURL url: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return " [" + String(String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(6) + "]"
+        " [" + stableHash(url) + "]"
+    }
+
+    /// Six hex digits of the 64-bit FNV-1a hash of `text` (``StableHash/mixBytes(_:)``: stable
+    /// across runs and machines, unlike Swift's seeded `Hasher`).
+    static func stableHash(_ text: String) -> String {
+        var hash = StableHash()
+        var text = text
+        text.withUTF8 { hash.mixBytes(UnsafeRawBufferPointer($0)) }
+        let hex = String(hash.value, radix: 16)
+        return String(String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(6).description
     }
 
     /// The usual extension for a media type (`audio/mpeg` → `mp3`), parameters ignored.

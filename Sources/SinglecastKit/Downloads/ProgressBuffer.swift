@@ -99,7 +99,7 @@ public struct ProgressBuffer: Sendable {
                 return .claimed(existing)
             }
             let inUse = try store.namesInUse(in: folder)
-            let name = EpisodesFolder.reserveName(for: request, inUse: inUse, present: present)
+            let name = episodes.reserveName(for: request, inUse: inUse, present: present)
             var candidate = Download(
                 id: 0, enclosureURL: request.enclosure.url, state: .notStarted,
                 expectedBytes: request.enclosure.length.flatMap { $0 > 0 ? $0 : nil },
@@ -220,7 +220,7 @@ public struct ProgressBuffer: Sendable {
 extension ProgressBuffer {
     /// Records as downloaded the podcast's episodes that have no buffer entry but whose file
     /// is in the podcast's folder (a library database that was lost or replaced), as
-    /// ``EpisodesFolder/adoptions(files:inUse:episodes:)`` decides: never another episode's
+    /// ``EpisodesFolder/adoptions(files:inUse:episodes:podcastTitle:)`` decides: never another episode's
     /// file. Costs one directory read when the folder is absent or empty, and a read of the
     /// entries when every media file in it has one.
     public func adoptCompleteFiles(of podcast: StoredPodcast) async throws {
@@ -240,7 +240,7 @@ extension ProgressBuffer {
         guard !unclaimed.isEmpty else { return }
         try await library.withDownloadStore { store in
             let inUse = try store.namesInUse(in: folder)
-            let adopted = EpisodesFolder.adoptions(files: names, inUse: inUse, episodes: unclaimed)
+            let adopted = episodes.adoptions(files: names, inUse: inUse, episodes: unclaimed, podcastTitle: podcastTitle)
             for (episode, enclosure) in unclaimed {
                 guard let name = adopted[enclosure.url] else { continue }
                 let file = folder.appendingPathComponent(name).path

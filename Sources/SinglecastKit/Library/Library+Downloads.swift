@@ -102,3 +102,51 @@ extension DownloadStore {
         ).map { ($0[0], $0[1]) }
     }
 }
+
+// MARK: - Moving files
+
+extension Library {
+    /// The episode with this enclosure URL (of the feed read most recently, when several list it).
+    public func episode(enclosureURL: String) async throws -> Episode? {
+        try await latestEpisode(enclosureURL: enclosureURL, where: "1")
+    }
+
+    /// The episode with this enclosure URL that meets the SQL `condition`, of the feed read most
+    /// recently when several podcasts list it.
+    func latestEpisode(enclosureURL: String, where condition: String) async throws -> Episode? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
+                    WHERE enclosureURL = ? AND \(condition)
+                    ORDER BY position IS NULL, id DESC LIMIT 1
+                    """,
+                arguments: [enclosureURL]
+            ).map { EpisodeColumns.entry(from: $0, downloads: [:]).episode }
+        }
+    }
+
+    /// The files of the extras saved beside a download's file.
+    func extraFiles(ofDownload downloadID: Int64) async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT file FROM downloadExtra WHERE downloadId = ? AND failure IS NULL", arguments: [downloadID])
+        }
+    }
+
+    /// Records, in one transaction, that a download's file and its extras now have the second
+    /// name of each pair (the first is the file's own, the rest its extras').
+    func recordMove(downloadID: Int64, moves: [(String, String)]) async throws {
+        try await writer.write { db in
+            for (index, (from, to)) in moves.enumerated() {
+                if index == 0 {
+                    try db.execute(sql: "UPDATE download SET file = ? WHERE id = ? AND file = ?", arguments: [to, downloadID, from])
+                } else {
+                    try db.execute(
+                        sql: "UPDATE downloadExtra SET file = ? WHERE downloadId = ? AND file = ?", arguments: [to, downloadID, from])
+                }
+            }
+        }
+    }
+}

@@ -29,17 +29,7 @@ extension Library {
     /// The episode with this enclosure URL that lists transcripts or chapters (the one of the
     /// feed read most recently, when several podcasts list it); nil when none does.
     public func episodeOfferingExtras(enclosureURL: String) async throws -> Episode? {
-        try await writer.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT \(EpisodeColumns.entrySelection()) FROM \(EpisodeColumns.withPlayback)
-                    WHERE enclosureURL = ? AND (transcriptURL IS NOT NULL OR chaptersURL IS NOT NULL)
-                    ORDER BY position IS NULL, id DESC LIMIT 1
-                    """,
-                arguments: [enclosureURL]
-            ).map { EpisodeColumns.entry(from: $0, downloads: [:]).episode }
-        }
+        try await latestEpisode(enclosureURL: enclosureURL, where: "(transcriptURL IS NOT NULL OR chaptersURL IS NOT NULL)")
     }
 
     /// Records what became of a download's extras: `files` saved or failing now; earlier

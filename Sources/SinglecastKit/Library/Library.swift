@@ -14,6 +14,9 @@ public struct Library: Sendable {
     /// The folder of the database file; nil for a library in memory.
     public let directory: URL?
     let checkpointDeferral = CheckpointDeferral()
+    /// The folder and database files that opening found readable by others and made private
+    /// to the user (see ``LibraryPrivacy``); empty when all were private already.
+    public private(set) var tightenedPaths: [String] = []
 
     /// Opens (creating if needed) `library.sqlite` in `directory`.
     ///
@@ -77,8 +80,8 @@ public struct Library: Sendable {
     private init(directory: URL) throws {
         let path = Self.databasePath(in: directory)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var configuration = Configuration()
+            let tightened = try LibraryPrivacy.secure(directory: directory, databasePath: path)
+            var configuration = GRDB.Configuration()
             configuration.busyMode = .timeout(15)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -86,6 +89,7 @@ public struct Library: Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
             try self.init(writer: DatabasePool(path: path, configuration: configuration), directory: directory)
+            tightenedPaths = tightened
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -239,7 +243,7 @@ public struct Library: Sendable {
     }
 
     /// The database file in a library's folder.
-    private static func databasePath(in directory: URL) -> String {
+    static func databasePath(in directory: URL) -> String {
         directory.appendingPathComponent("library.sqlite").path
     }
 

@@ -62,11 +62,14 @@ public final class EpisodeListening: Sendable {
         public var speed: Double?
         /// Whether the listener is at a terminal (the player's own keys work).
         public var interactive: Bool
+        /// The speed of a podcast that has none of its own (the `speed` setting).
+        public var defaultSpeed: Double
 
-        public init(start: Double? = nil, speed: Double? = nil, interactive: Bool = false) {
+        public init(start: Double? = nil, speed: Double? = nil, interactive: Bool = false, defaultSpeed: Double = 1) {
             self.start = start
             self.speed = speed
             self.interactive = interactive
+            self.defaultSpeed = defaultSpeed
         }
     }
 
@@ -96,7 +99,7 @@ public final class EpisodeListening: Sendable {
         if let requested = options.start, let length = try await Self.length(of: entry, source: source), requested >= length {
             throw ListeningError.startPastEnd(title: entry.episode.title, start: requested, length: length)
         }
-        let speed = options.speed ?? podcast.playbackSpeed ?? 1
+        let speed = options.speed ?? podcast.playbackSpeed ?? options.defaultSpeed
         if let chosen = options.speed, chosen != podcast.playbackSpeed {
             try await library.setPlaybackSpeed(chosen, podcastID: podcast.id)
         }

@@ -33,10 +33,15 @@ public struct MpvPlayer: Player {
     /// How long mpv has to open its socket.
     public var startupTimeout: Duration
 
+    /// Options of the `player-options` setting, given before Singlecast's own so that those win.
+    public var extraOptions: [String]
+
     public init(
         executable: PlayerExecutable, libraryDirectory: URL, terminalOutput: TerminalOutput = .inherit,
-        environment: [String: String] = ProcessInfo.processInfo.environment, startupTimeout: Duration = .seconds(10)
+        environment: [String: String] = ProcessInfo.processInfo.environment, startupTimeout: Duration = .seconds(10),
+        extraOptions: [String] = []
     ) {
+        self.extraOptions = extraOptions
         self.executable = executable
         self.libraryDirectory = libraryDirectory
         self.terminalOutput = terminalOutput
@@ -55,8 +60,7 @@ public struct MpvPlayer: Player {
 
     /// mpv's command line: nothing about the episode, nothing secret.
     func arguments(socket: String, interactive: Bool) -> [String] {
-        var arguments = [
-            executable.path,
+        var arguments = [executable.path] + extraOptions + [
             "--idle=once",
             "--no-video",
             "--input-ipc-server=\(socket)",

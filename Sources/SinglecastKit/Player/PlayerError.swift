@@ -3,9 +3,9 @@ import Foundation
 /// A failure to start or drive the player (the audio itself failing is a ``PlayerFailure``,
 /// delivered in ``PlaybackEnd``).
 public enum PlayerError: Error, Equatable, Sendable {
-    /// `mpv` is not on `PATH` (and `SINGLECAST_PLAYER` is not set).
+    /// `mpv` is not on `PATH` (and no player is configured).
     case playerNotFound
-    /// `SINGLECAST_PLAYER` names a file that does not exist or cannot be run.
+    /// The `player` setting (or `SINGLECAST_PLAYER`) names a file that does not exist or cannot be run.
     case configuredPlayerMissing(path: String)
     /// Starting the player failed (`execve`'s `errno`, or that of a step before it).
     case couldNotStart(path: String, errno: Int32)
@@ -37,12 +37,13 @@ public struct PlayerExecutable: Sendable, Equatable {
         self.path = path
     }
 
-    /// `SINGLECAST_PLAYER` when set (a missing file is ``PlayerError/configuredPlayerMissing(path:)``),
-    /// else `mpv` in a folder of `PATH`, else ``PlayerError/playerNotFound``.
+    /// `configured` (the `player` setting or `SINGLECAST_PLAYER`) when set (a missing file is
+    /// ``PlayerError/configuredPlayerMissing(path:)``), else `mpv` in a folder of `environment`'s
+    /// `PATH`, else ``PlayerError/playerNotFound``.
     public static func locate(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        configured: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(PlayerError) -> PlayerExecutable {
-        if let configured = environment[variable], !configured.isEmpty {
+        if let configured, !configured.isEmpty {
             guard access(configured, X_OK) == 0, !isDirectory(configured) else {
                 throw .configuredPlayerMissing(path: configured)
             }

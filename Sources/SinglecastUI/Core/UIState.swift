@@ -53,6 +53,11 @@ public struct UIState: Equatable, Sendable {
     /// Seconds on a monotonic clock, as the last tick said (the sleep timer's and the
     /// now-playing line's clock).
     public var now: Double = 0
+    /// What each key does (the config file's `[ui.keys]`).
+    public var keyMap = KeyMap.standard
+    /// How far `f` and `b` jump, in seconds (the config file's `skip-forward` and `skip-back`).
+    public var skipForward: Double = 30
+    public var skipBack: Double = 10
 
     public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {
         self.width = width

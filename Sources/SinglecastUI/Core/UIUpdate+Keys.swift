@@ -11,6 +11,7 @@ extension Step {
         }
         if state.input != nil { return typeIntoInput(key) }
         if state.screen == .search && state.search.isEditing { return typeSearchTerm(key) }
+        guard let key = state.keyMap.translate(key) else { return }
         switch key {
         case .interrupt, .character("q"): quit()
         case .character("1"): switchScreen(to: .browse)
@@ -31,8 +32,8 @@ extension Step {
         case .escape: clearFilter()
         case .character("/"): state.input = TextInput(purpose: .filter, text: currentFilter)
         case .character("p"): togglePause()
-        case .character("f"): seek(by: 30)
-        case .character("b"): seek(by: -10)
+        case .character("f"): seek(by: state.skipForward)
+        case .character("b"): seek(by: -state.skipBack)
         case .character("]"): changeSpeed(by: 0.1)
         case .character("["): changeSpeed(by: -0.1)
         case .character("t"): cycleSleepTimer()

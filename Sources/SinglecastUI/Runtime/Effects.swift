@@ -175,11 +175,13 @@ actor Effects {
     private func play(_ entry: EpisodeEntry, of podcast: StoredPodcast) async {
         await stopListening()
         do {
-            let executable = try PlayerExecutable.locate(environment: configuration.environment)
+            let settings = configuration.settings
+            let executable = try PlayerExecutable.locate(configured: settings[.player].value?.text, environment: configuration.environment)
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: configuration.libraryDirectory, terminalOutput: .discard,
-                environment: configuration.environment)
-            let started = try await EpisodeListening.start(entry, of: podcast, library: library, player: player)
+                environment: configuration.environment, extraOptions: settings.playerOptions)
+            let started = try await EpisodeListening.start(
+                entry, of: podcast, library: library, player: player, options: .init(defaultSpeed: settings.speed))
             listening = started
             let send = send
             let clock = clock
@@ -251,7 +253,7 @@ actor Effects {
 
     private func progressBuffer() async throws -> ProgressBuffer {
         if let buffer { return buffer }
-        let made = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: configuration.libraryDirectory))
+        let made = ProgressBuffer(library: library, episodes: configuration.settings.episodesFolder(libraryDirectory: configuration.libraryDirectory))
         try await made.rebuild()
         buffer = made
         return made

@@ -30,7 +30,7 @@ final class TerminalScreen: Sendable {
     /// reading keys: each one, and each new size, goes to `send`. Returns nil, changing
     /// nothing, when ncurses cannot drive the terminal `TERM` names, or it cannot move the
     /// cursor (`dumb`).
-    static func open(wantsColor: Bool, send: @escaping @Sendable (Message) -> Void) async
+    static func open(colors chosen: UIColors?, send: @escaping @Sendable (Message) -> Void) async
         -> (screen: TerminalScreen, capabilities: Capabilities, width: Int, height: Int)?
     {
         var pipeEnds: [Int32] = [0, 0]
@@ -41,7 +41,7 @@ final class TerminalScreen: Sendable {
         }
         let screen = TerminalScreen(wake: (pipeEnds[0], pipeEnds[1]))
         let opened = await withCheckedContinuation { (continuation: CheckedContinuation<(Capabilities, Int, Int)?, Never>) in
-            let thread = Thread { screen.run(wantsColor: wantsColor, opened: { continuation.resume(returning: $0) }, send: send) }
+            let thread = Thread { screen.run(colors: chosen, opened: { continuation.resume(returning: $0) }, send: send) }
             thread.name = "terminal"
             thread.start()
         }
@@ -92,7 +92,7 @@ final class TerminalScreen: Sendable {
 
     // MARK: - The terminal's thread
 
-    private func run(wantsColor: Bool, opened: (sending (Capabilities, Int, Int)?) -> Void, send: @Sendable (Message) -> Void) {
+    private func run(colors chosen: UIColors?, opened: (sending (Capabilities, Int, Int)?) -> Void, send: @Sendable (Message) -> Void) {
         setlocale(LC_ALL, "")
         let unicode = String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
         guard let terminal = cn_open_terminal() else {
@@ -114,11 +114,11 @@ final class TerminalScreen: Sendable {
         set_escdelay(25)
         curs_set(0)
         var colors = false
-        if wantsColor && has_colors() {
+        if let chosen, has_colors() {
             start_color()
             use_default_colors()
-            init_pair(Self.accentPair, Int16(COLOR_CYAN), -1)
-            init_pair(Self.warningPair, Int16(COLOR_RED), -1)
+            init_pair(Self.accentPair, chosen.curses(.accent), -1)
+            init_pair(Self.warningPair, chosen.curses(.warning), -1)
             colors = true
         }
         let capabilities = Capabilities(unicode: unicode, colors: colors)

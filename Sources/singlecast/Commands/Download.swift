@@ -26,7 +26,7 @@ extension Singlecast {
         @Flag(help: "Download the new episodes of the subscriptions.")
         var new = false
 
-        @Option(help: "How many downloads run at once (default 3; with --background, the daemon's limit).")
+        @Option(help: "How many downloads run at once (default 3; with --background, the daemon's limit; config: jobs).")
         var jobs: Int?
 
         @Flag(help: "Print JSON: one object per event (with --background, the claims).")
@@ -41,7 +41,7 @@ extension Singlecast {
 
         @Option(
             name: .customLong("give-up-after"),
-            help: "Stop a download after this long without a byte while the network is away (90s, 10m, 24h; default 10m, or $SINGLECAST_GIVE_UP_AFTER).")
+            help: "Stop a download after this long without a byte while the network is away (90s, 10m, 24h; default 10m, or $SINGLECAST_GIVE_UP_AFTER; config: give-up-after).")
         var giveUpAfter: String?
 
         func validate() throws {
@@ -52,7 +52,7 @@ extension Singlecast {
             if background && giveUpAfter != nil {
                 throw ValidationError("--give-up-after applies to a foreground download; give it to `singlecast daemon`.")
             }
-            _ = try GiveUpTime.resolve(option: giveUpAfter, environment: global.environment, fallback: .zero)
+            _ = try global.configuration(flags: [.giveUpAfter: ("--give-up-after", giveUpAfter.map(SettingValue.text))])
         }
 
         func run() async throws {
@@ -95,7 +95,7 @@ struct DownloadRun {
     var json: Bool
     var background: Bool
     /// `--give-up-after`, when given: how long a foreground download waits for the network
-    /// without a byte (else `SINGLECAST_GIVE_UP_AFTER`, else ten minutes).
+    /// without a byte (else `SINGLECAST_GIVE_UP_AFTER`, else the config file, else ten minutes).
     var giveUpAfter: String?
 
     func start(_ requests: [DownloadRequest], buffer: ProgressBuffer) async throws {
@@ -109,8 +109,11 @@ struct DownloadRun {
             }
             return
         }
-        let giveUp = try GiveUpTime.resolve(
-            option: giveUpAfter, environment: global.environment, fallback: FileTransfer.RetryPolicy.foregroundGiveUp)
+        let settings = try global.configuration(flags: [
+            .jobs: ("--jobs", jobs.map(SettingValue.integer)),
+            .giveUpAfter: ("--give-up-after", giveUpAfter.map(SettingValue.text)),
+        ])
+        let giveUp = settings.giveUpAfter ?? FileTransfer.RetryPolicy.foregroundGiveUp
         let mode: ProgressRenderer.Mode = json ? .json : (TTY.isTerminal(stdout: true) ? .live : .lines)
         let renderer = ProgressRenderer(mode: mode)
         // Live lines are redrawn at once at a resized terminal's width, and twice a second
@@ -127,7 +130,7 @@ struct DownloadRun {
         let outcome = try await withHTTPSession(global.httpConfiguration(compressed: false)) { session in
             let engine = DownloadEngine(
                 buffer: buffer, transfer: FileTransfer(session: session, retryPolicy: .init(giveUpAfter: giveUp)),
-                maximumConcurrentDownloads: jobs ?? 3, giveUp: .interrupt, events: renderer.handle)
+                maximumConcurrentDownloads: settings.jobs, giveUp: .interrupt, events: renderer.handle)
             return try await SignalGuard.run(onSignal: { await engine.stopAll() }) {
                 try await engine.enqueue(requests)
                 await engine.waitUntilIdle()
@@ -136,7 +139,7 @@ struct DownloadRun {
         ticker.cancel()
         renderer.finish()
         if renderer.gaveUpCount > 0 { throw ExitCode.failure }
-        if outcome.interrupted { throw ExitCode(130) }
+        if let code = outcome.exitCode { throw code }
         if renderer.failureCount > 0 { throw ExitCode.failure }
     }
 }

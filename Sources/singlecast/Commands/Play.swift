@@ -14,7 +14,8 @@ extension Singlecast {
                 from 5 s before the moment it was said). Without N, the episode heard most recently that is not finished continues. \
                 Playing resumes 5 s before the saved position; stopping within the last 30 s (or 2 %) \
                 marks the episode played. mpv's own keys work on a terminal: space pauses, arrows seek, \
-                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER names. \
+                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER (or the config \
+                file's player) names, given the config file's player-options. \
                 With --queue the queue plays through: an episode heard to its end leaves it and the \
                 next starts by itself; q or Ctrl-C stops, the episode staying queued with its position.
                 """)
@@ -31,7 +32,7 @@ extension Singlecast {
         @Flag(help: "Start from the beginning.")
         var fromStart = false
 
-        @Option(help: "Play at this speed, 0.25 to 4 (remembered for the podcast).")
+        @Option(help: "Play at this speed, 0.25 to 4 (remembered for the podcast; config: speed, for podcasts without one).")
         var speed: PlaybackSpeed?
 
         @Flag(help: "Play the queue (`singlecast queue`) through, from its first episode.")
@@ -58,16 +59,18 @@ extension Singlecast {
         func run() async throws {
             let library = try await global.openLibrary()
             let first = try await self.chosen(library: library)
-            let executable = try PlayerExecutable.locate(environment: global.environment)
+            let settings = try global.configuration()
+            let executable = try PlayerExecutable.locate(configured: settings[.player].value?.text, environment: global.environment)
             let interactive = isatty(STDIN_FILENO) == 1
             // On a terminal mpv's status line is its face (on standard error with --json, which
             // keeps standard output to the events); off one, Singlecast's lines say it all.
             let output: MpvPlayer.TerminalOutput = interactive ? (json ? .standardError : .inherit) : .discard
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: global.libraryDirectory, terminalOutput: output,
-                environment: global.environment)
+                environment: global.environment, extraOptions: settings.playerOptions)
             let start = fromStart ? 0 : at?.seconds ?? first.moment.map(ListeningRules.startPosition(forMomentAt:))
-            let options = EpisodeListening.Options(start: start, speed: speed?.value, interactive: interactive)
+            let options = EpisodeListening.Options(
+                start: start, speed: speed?.value, interactive: interactive, defaultSpeed: settings.speed)
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }
@@ -93,7 +96,7 @@ extension Singlecast {
             }
             let (end, last) = outcome.value
             if stop.bySleepTimer, end?.reason == .stopped { return }
-            try Self.exit(after: end, interrupted: outcome.interrupted, episode: last)
+            try Self.exit(after: end, signal: outcome.exitCode, episode: last)
         }
 
         /// Plays one episode to its end, rendering its events; returns how it ended (nil when no
@@ -139,15 +142,15 @@ extension Singlecast {
             return ChosenEpisode(podcast: last.podcast, entry: last.entry)
         }
 
-        /// Exit 0 after the end or a quit, 130 after a signal, 1 when the episode could not be
-        /// played or the player died.
-        private static func exit(after end: ListeningEnd?, interrupted: Bool, episode: ChosenEpisode) throws {
+        /// Exit 0 after the end or a quit, 128 + the signal's number after a signal, 1 when the
+        /// episode could not be played or the player died.
+        private static func exit(after end: ListeningEnd?, signal: ExitCode?, episode: ChosenEpisode) throws {
             guard let end else { throw ExitCode.failure }
             switch end.reason {
             case .end, .quit:
-                if interrupted { throw ExitCode(130) }
+                if let signal { throw signal }
             case .stopped:
-                throw ExitCode(130)
+                throw signal ?? ExitCode(130)
             case .playerDied:
                 throw CommandFailure(message: Words.playerDied(end))
             case .failed(let failure):

@@ -22,16 +22,16 @@ extension Singlecast {
         @Option(
             help: ArgumentHelp(
                 "Keep the files of the N most recent downloaded episodes (older ones are deleted after each new download), or all of them.",
-                discussion: "A new subscription keeps all; a subscription's setting stays unless given.",
+                discussion: "A new subscription keeps all (config: keep); a subscription's setting stays unless given.",
                 valueName: "N|all"))
         var keep: Retention?
 
-        @Option(help: "What `update --download` fetches by itself: none (for a new subscription) or new; unchanged if not given.")
+        @Option(help: "What `update --download` fetches by itself: none (for a new subscription) or new; unchanged if not given (config: auto).")
         var auto: AutoDownload?
 
         @Flag(
             inversion: .prefixedNo,
-            help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given).")
+            help: "Whether downloads also save the episodes' transcripts and chapters (off for a new subscription; unchanged if not given; config: extras).")
         var extras: Bool?
 
         @Flag(
@@ -52,7 +52,10 @@ extension Singlecast {
             // Subscriptions named by number or title are found before any subscription changes the list.
             let references = feeds.map { FeedReference($0) }
             let named = try await library.podcasts(matching: references)
-            let buffer = keep == nil ? nil : try await global.progressBuffer(library)
+            let settings = try global.configuration()
+            // A new subscription takes the config file's defaults for what no flag gives.
+            let defaults = (keep: settings.keep, auto: settings.auto, extras: settings[.extras].value?.boolean ?? false)
+            let buffer = keep == nil && defaults.keep == .all ? nil : try await global.progressBuffer(library)
             try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                 let resolver = FeedResolver(library: library, session: session)
                 for (index, feed) in feeds.enumerated() {
@@ -63,9 +66,14 @@ extension Singlecast {
                         default: saved = try await resolver.load(references[index])
                         }
                         for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
+                        let isFirst = saved.podcast.subscription == nil
+                        let keep = keep ?? (isFirst && defaults.keep != .all ? defaults.keep : nil)
                         let isNew = try await library.subscribe(
-                            podcastID: saved.podcast.id, keep: keep, autoDownload: auto, queueNew: queueNew)
-                        if let extras { try await library.setExtras(podcastID: saved.podcast.id, enabled: extras) }
+                            podcastID: saved.podcast.id, keep: keep, autoDownload: auto ?? (isFirst ? defaults.auto : nil),
+                            queueNew: queueNew)
+                        if let extras = extras ?? (isFirst && defaults.extras ? true : nil) {
+                            try await library.setExtras(podcastID: saved.podcast.id, enabled: extras)
+                        }
                         if let speed { try await library.setPlaybackSpeed(speed.value, podcastID: saved.podcast.id) }
                         let stored = try await library.podcast(id: saved.podcast.id) ?? saved.podcast
                         var entry = PodcastJSON(stored, episodes: saved.episodeCount)

@@ -36,6 +36,10 @@ extension Singlecast {
         }
 
         func run() async throws {
+            try await SignalGuard.runCancelling { [self] in try await sync() }
+        }
+
+        private func sync() async throws {
             if forget {
                 let had = try await global.openLibrary().forgetSync()
                 if json {
@@ -85,16 +89,16 @@ extension Singlecast {
 
 /// The options that name the account, shared by `sync` and `update --sync`.
 struct SyncOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The sync server's address (remembered).", valueName: "url"))
+    @Option(help: ArgumentHelp("The sync server's address (remembered; config: sync.server).", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("The account's user name (remembered).", valueName: "name"))
+    @Option(help: ArgumentHelp("The account's user name (remembered; config: sync.user).", valueName: "name"))
     var user: String?
 
-    @Option(help: ArgumentHelp("This device's id on the server (default singlecast-HOSTNAME; remembered).", valueName: "id"))
+    @Option(help: ArgumentHelp("This device's id on the server (default singlecast-HOSTNAME; remembered; config: sync.device).", valueName: "id"))
     var device: String?
 
-    @Option(help: ArgumentHelp("The server's API, when it should not be found by asking: gpodder or nextcloud.", valueName: "api"))
+    @Option(help: ArgumentHelp("The server's API, when it should not be found by asking: gpodder or nextcloud (config: sync.api).", valueName: "api"))
     var api: SyncDialect?
 
     var isGiven: Bool { server != nil || user != nil || device != nil || api != nil }
@@ -130,21 +134,29 @@ struct SyncRun {
     var credentials: SyncCredentials
     var source: SyncPasswordSource
 
-    /// Settles the account (the options given over what is remembered) and finds the password,
-    /// without a request. Throws a `ValidationError` (exit 64) when something is missing.
+    /// Settles the account (the options given, else the config file's `[sync]`, over what is
+    /// remembered) and finds the password, without a request. Throws a `ValidationError`
+    /// (exit 64) when something is missing.
     static func prepare(
-        global: GlobalOptions, library: Library, server given: String? = nil, user: String? = nil, device: String? = nil,
+        global: GlobalOptions, library: Library, server: String? = nil, user: String? = nil, device: String? = nil,
         api: SyncDialect? = nil
     ) async throws -> SyncRun {
+        let settings = try global.configuration(flags: [
+            .syncServer: ("--server", server.map(SettingValue.text)), .syncUser: ("--user", user.map(SettingValue.text)),
+            .syncDevice: ("--device", device.map(SettingValue.text)), .syncAPI: ("--api", api.map { .text($0.rawValue) }),
+        ])
+        let given = settings[.syncServer].value?.text
+        let givenDevice = settings[.syncDevice].value?.text
+        let api = settings[.syncAPI].value?.text.flatMap(SyncDialect.init(rawValue:))
         let remembered = try await library.syncAccount()
         guard let server = given.flatMap(SyncOptions.serverURL) ?? remembered?.server,
-            let user = user ?? remembered?.user
+            let user = settings[.syncUser].value?.text ?? remembered?.user
         else {
             throw ValidationError(
                 "No sync account is remembered: give --server and --user (for example --server https://gpodder.net --user NAME).")
         }
         let sameServer = remembered.map { $0.server == server && $0.user == user } ?? false
-        let device = device ?? (sameServer ? remembered?.device : nil) ?? "singlecast-" + Self.hostName()
+        let device = givenDevice ?? (sameServer ? remembered?.device : nil) ?? "singlecast-" + Self.hostName()
         let proposed = SyncAccount(
             server: server, user: user, device: device, dialect: api ?? (sameServer ? remembered?.dialect : nil))
         guard let found = Self.password(server: server, user: user, environment: global.environment) else {

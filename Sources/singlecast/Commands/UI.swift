@@ -26,9 +26,11 @@ extension Singlecast {
             // Diagnostics on standard error would be drawn over the screen.
             global.silenceLogging()
             let library = try await global.openLibrary()
+            let settings = try global.configuration()
+            let (keyMap, colors) = try LoadedConfiguration.uiTables(settings)
             let configuration = TerminalUI.Configuration(
                 library: library, libraryDirectory: global.libraryDirectory, environment: global.environment,
-                executablePath: global.executablePath)
+                executablePath: global.executablePath, settings: settings, keyMap: keyMap, colors: colors)
             guard let status = await TerminalUI.run(configuration) else {
                 throw CommandFailure(
                     message: "the terminal (TERM=\(global.environment["TERM"] ?? "")) cannot show the UI: ncurses does not know it, or it cannot move the cursor")

@@ -23,27 +23,50 @@ extension Singlecast {
         @Argument(help: "Subscriptions to update (@N, feed URL or part of the title); all by default.")
         var podcasts: [String] = []
 
-        @Flag(help: "Download the new episodes afterwards.")
-        var download = false
+        @Flag(inversion: .prefixedNo, help: "Download the new episodes afterwards (config: update.download).")
+        var download: Bool?
 
         @Flag(help: "With --download: hand the episodes to the background daemon.")
         var background = false
 
-        @Option(help: "With --download: how many downloads run at once.")
+        @Option(help: "With --download: how many downloads run at once (config: jobs).")
         var jobs: Int?
 
         @Flag(help: "Print the result of each update as JSON.")
         var json = false
 
-        @Flag(help: "Sync with the remembered sync server before and after the update (see `singlecast sync`).")
-        var sync = false
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Sync with the remembered sync server before and after the update (see `singlecast sync`; config: update.sync).")
+        var sync: Bool?
 
         func validate() throws {
-            if background && !download { throw ValidationError("--background goes with --download.") }
+            if background && download != true { throw ValidationError("--background goes with --download.") }
             try JobsOption.validate(jobs)
         }
 
+        /// EX_TEMPFAIL of `sysexits.h`: another update is running; try again later.
+        static let temporaryFailureStatus: Int32 = 75
+
         func run() async throws {
+            try await SignalGuard.runCancelling { [self] in try await update() }
+        }
+
+        private func update() async throws {
+            let settings = try global.configuration(flags: [
+                .updateDownload: ("--download", download.map(SettingValue.boolean)),
+                .updateSync: ("--sync", self.sync.map(SettingValue.boolean)),
+            ])
+            let download = settings[.updateDownload].value?.boolean ?? false
+            let sync = settings[.updateSync].value?.boolean ?? false
+            let lock: UpdateLock
+            do {
+                lock = try await UpdateLock.acquire(libraryDirectory: global.libraryDirectory)
+            } catch let running as AnotherUpdateIsRunning {
+                printError("Error: \(Words.anotherUpdateIsRunning(running))")
+                throw ExitCode(Self.temporaryFailureStatus)
+            }
+            defer { withExtendedLifetime(lock) {} }
             let library = try await global.openLibrary()
             var named: Set<Int64>?
             if !podcasts.isEmpty {

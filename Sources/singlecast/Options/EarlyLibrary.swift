@@ -20,7 +20,7 @@ enum EarlyLibrary {
     ) {
         let names = root.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard let first = arguments.first, names.contains(first),
-            !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) })
+            !InformationRequest.isAsked(in: arguments)
         else { return }
         let task = Task {
             try await withCheckedThrowingContinuation { opened in

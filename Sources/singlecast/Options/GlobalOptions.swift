@@ -12,11 +12,14 @@ struct GlobalOptions: ParsableArguments {
     /// The process environment, read once.
     var environment: [String: String] { ProcessInfo.processInfo.environment }
 
-    /// Sets up logging and returns the library in the configured folder.
+    /// Sets up logging and returns the library in the configured folder, saying so when
+    /// opening it made it private.
     func openLibrary() async throws -> Library {
         setUpLogging()
-        if let library = try await EarlyLibrary.take(directory: libraryDirectory) { return library }
-        return try await Library.open(directory: libraryDirectory)
+        let early = try await EarlyLibrary.take(directory: libraryDirectory)
+        let library = if let early { early } else { try await Library.open(directory: libraryDirectory) }
+        if !library.tightenedPaths.isEmpty { printError(Words.madePrivate(library.tightenedPaths)) }
+        return library
     }
 
     /// Whether logging is set up: once a process, by whatever needs it first.
@@ -86,9 +89,26 @@ extension GlobalOptions {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// The settings, with `flags` (each setting's flag as typed, and its value when given)
+    /// above the environment and the config file. A flag's value the setting does not take is
+    /// a usage error (exit 64), as is a variable's.
+    func configuration(flags: [Setting: (name: String, value: SettingValue?)] = [:]) throws -> Settings {
+        let given = flags.compactMapValues { flag in flag.value.map { (name: flag.name, value: $0) } }
+        do {
+            return try LoadedConfiguration.current(environment: environment).with(flags: given, environment: environment)
+        } catch let error as ConfigurationError {
+            throw ValidationError(Words.configuration(error))
+        }
+    }
+
+    /// Where downloads go and what they are called, as the settings say.
+    func episodesFolder() throws -> EpisodesFolder {
+        try configuration().episodesFolder(libraryDirectory: libraryDirectory)
+    }
+
     /// The progress buffer of `library`, rebuilt from the files on disk.
     func progressBuffer(_ library: Library) async throws -> ProgressBuffer {
-        let buffer = ProgressBuffer(library: library, episodes: EpisodesFolder(libraryDirectory: libraryDirectory))
+        let buffer = ProgressBuffer(library: library, episodes: try episodesFolder())
         try await buffer.rebuild()
         return buffer
     }

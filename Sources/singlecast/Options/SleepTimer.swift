@@ -1,4 +1,5 @@
 import ArgumentParser
+import SinglecastKit
 
 /// When `play --sleep` stops playing: after a while (`15m`, `1h`, `90s`), or at the end of the
 /// episode (`end`).
@@ -9,7 +10,7 @@ enum SleepTimer: Equatable, ExpressibleByArgument {
     init?(argument: String) {
         if argument.lowercased() == "end" {
             self = .endOfEpisode
-        } else if let duration = GiveUpTime.parse(argument) {
+        } else if let duration = DurationText.parse(argument) {
             self = .after(duration)
         } else {
             return nil

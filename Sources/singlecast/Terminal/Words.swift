@@ -13,6 +13,16 @@ enum Words {
         }
     }
 
+    /// The one line said when opening the library took others' access to it away.
+    static func madePrivate(_ paths: [String]) -> String {
+        "made private to you (it holds private feeds' addresses and the sync account): " + paths.joined(separator: ", ")
+    }
+
+    /// `another update is running (process 123): try again when it has finished`.
+    static func anotherUpdateIsRunning(_ running: AnotherUpdateIsRunning) -> String {
+        "another update is running" + (running.processID.map { " (process \($0))" } ?? "") + ": try again when it has finished"
+    }
+
     static func alreadyDownloaded(_ download: Download) -> String {
         "already downloaded: \(download.file)"
     }

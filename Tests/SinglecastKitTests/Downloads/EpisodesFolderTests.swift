@@ -12,36 +12,37 @@ struct EpisodesFolderTests {
     }
 
     static func tag(_ url: String) -> String { FileNaming.clashTag(forEnclosureURL: url) }
+    static let folder = EpisodesFolder(libraryDirectory: URL(fileURLWithPath: "/library"))
 
     // MARK: - Reserving a name
 
     @Test func episodesSharingATitleGetTheirOwnTaggedNames() {
         let one = Self.request("http://h/1.mp3")
         let two = Self.request("http://h/2.mp3")
-        #expect(EpisodesFolder.reserveName(for: one, inUse: [], present: []) == "Title.mp3")
-        #expect(EpisodesFolder.reserveName(for: two, inUse: ["Title.mp3"], present: []) == "Title\(Self.tag("http://h/2.mp3")).mp3")
+        #expect(Self.folder.reserveName(for: one, inUse: [], present: []) == "Title.mp3")
+        #expect(Self.folder.reserveName(for: two, inUse: ["Title.mp3"], present: []) == "Title\(Self.tag("http://h/2.mp3")).mp3")
         // The same episode gets the same name whoever asks first.
-        #expect(EpisodesFolder.reserveName(for: one, inUse: ["Title.mp3"], present: [])
+        #expect(Self.folder.reserveName(for: one, inUse: ["Title.mp3"], present: [])
             == "Title\(Self.tag("http://h/1.mp3")).mp3")
     }
 
     @Test func aNameWithoutExtensionClashesWithAnyFileOfItsStem() {
         let bare = Self.request("http://h/download?id=3", type: nil)
-        #expect(EpisodesFolder.reserveName(for: bare, inUse: [], present: []) == "Title")
-        #expect(EpisodesFolder.reserveName(for: bare, inUse: ["Title.mp3"], present: [])
+        #expect(Self.folder.reserveName(for: bare, inUse: [], present: []) == "Title")
+        #expect(Self.folder.reserveName(for: bare, inUse: ["Title.mp3"], present: [])
             == "Title\(Self.tag("http://h/download?id=3"))")
-        #expect(EpisodesFolder.reserveName(for: bare, inUse: [], present: ["Title.m4a"])
+        #expect(Self.folder.reserveName(for: bare, inUse: [], present: ["Title.m4a"])
             == "Title\(Self.tag("http://h/download?id=3"))")
         // And a name with an extension clashes with a download whose extension is still to come.
-        #expect(EpisodesFolder.reserveName(for: Self.request("http://h/1.mp3"), inUse: ["Title"], present: [])
+        #expect(Self.folder.reserveName(for: Self.request("http://h/1.mp3"), inUse: ["Title"], present: [])
             == "Title\(Self.tag("http://h/1.mp3")).mp3")
     }
 
     @Test func bothCandidatesTakenIsNumberedWithinTheLimit() {
         let long = String(repeating: "x", count: 300)
         let request = Self.request("http://h/a.mp3", title: long)
-        let candidates = EpisodesFolder.candidateNames(for: request.episode, enclosure: request.enclosure)
-        let name = EpisodesFolder.reserveName(for: request, inUse: Set(candidates), present: [])
+        let candidates = Self.folder.candidateNames(for: request.episode, enclosure: request.enclosure, podcastTitle: request.podcastTitle)
+        let name = Self.folder.reserveName(for: request, inUse: Set(candidates), present: [])
         #expect(name.hasSuffix(" (2).mp3"))
         #expect(name.utf8.count <= FileNaming.maximumNameBytes)
         #expect(candidates.allSatisfy { $0.utf8.count <= FileNaming.maximumNameBytes })
@@ -89,7 +90,7 @@ struct EpisodesFolderTests {
         }
         let files = ["Title.mp3", "Title\(Self.tag(urls[1])).mp3", "Title\(Self.tag(urls[2])).mp3", "Title.chapters.json",
                      "Other.mp3.part"]
-        let adopted = EpisodesFolder.adoptions(files: files, inUse: [], episodes: episodes)
+        let adopted = Self.folder.adoptions(files: files, inUse: [], episodes: episodes, podcastTitle: "Show")
         #expect(adopted == [urls[0]: "Title.mp3", urls[1]: files[1], urls[2]: files[2]])
     }
 
@@ -98,13 +99,13 @@ struct EpisodesFolderTests {
             let enclosure = Enclosure(url: url, type: "audio/mpeg")
             return (Episode(title: "Title", enclosure: enclosure), enclosure)
         }
-        #expect(EpisodesFolder.adoptions(files: ["Title.mp3"], inUse: [], episodes: episodes).isEmpty)
+        #expect(Self.folder.adoptions(files: ["Title.mp3"], inUse: [], episodes: episodes, podcastTitle: "Show").isEmpty)
         // Once one of them is downloaded under its own name, the plain name is the other's.
         let tagged = "Title\(Self.tag("http://h/1.mp3")).mp3"
-        #expect(EpisodesFolder.adoptions(files: ["Title.mp3"], inUse: [tagged], episodes: Array(episodes.suffix(1)))
+        #expect(Self.folder.adoptions(files: ["Title.mp3"], inUse: [tagged], episodes: Array(episodes.suffix(1)), podcastTitle: "Show")
             == ["http://h/2.mp3": "Title.mp3"])
         // A file another entry has is never adopted.
-        #expect(EpisodesFolder.adoptions(files: ["Title.mp3"], inUse: ["Title.mp3"], episodes: Array(episodes.suffix(1))).isEmpty)
+        #expect(Self.folder.adoptions(files: ["Title.mp3"], inUse: ["Title.mp3"], episodes: Array(episodes.suffix(1)), podcastTitle: "Show").isEmpty)
     }
 
     // MARK: - The issue's scenario, end to end

@@ -266,15 +266,15 @@ import Testing
     @Test func singlecastPlayerIsUsedAsItIs() throws {
         let fixture = try PlayerFixture()
         defer { fixture.remove() }
-        #expect(try PlayerExecutable.locate(environment: [PlayerExecutable.variable: fixture.wrapper.path, "PATH": "/nowhere"]) == fixture.wrapper)
+        #expect(try PlayerExecutable.locate(configured: fixture.wrapper.path, environment: ["PATH": "/nowhere"]) == fixture.wrapper)
     }
 
     @Test func aMissingSinglecastPlayerIsAnErrorNamingIt() {
         #expect(throws: PlayerError.configuredPlayerMissing(path: "/nowhere/mpv")) {
-            try PlayerExecutable.locate(environment: [PlayerExecutable.variable: "/nowhere/mpv", "PATH": "/usr/bin:/bin"])
+            try PlayerExecutable.locate(configured: "/nowhere/mpv", environment: ["PATH": "/usr/bin:/bin"])
         }
         #expect(throws: PlayerError.configuredPlayerMissing(path: "/tmp")) {
-            try PlayerExecutable.locate(environment: [PlayerExecutable.variable: "/tmp"])
+            try PlayerExecutable.locate(configured: "/tmp", environment: [:])
         }
     }
 
@@ -282,10 +282,10 @@ import Testing
         let fixture = try PlayerFixture()
         defer { fixture.remove() }
         _ = try PlayerFixture.script(in: fixture.folder, named: "mpv", body: "exit 0\n")
-        let found = try PlayerExecutable.locate(environment: ["PATH": "/nowhere:" + fixture.folder.path])
+        let found = try PlayerExecutable.locate(configured: nil, environment: ["PATH": "/nowhere:" + fixture.folder.path])
         #expect(found.path == fixture.folder.appendingPathComponent("mpv").path)
         #expect(throws: PlayerError.playerNotFound) {
-            try PlayerExecutable.locate(environment: ["PATH": "/nowhere:" + fixture.folder.appendingPathComponent("run").path])
+            try PlayerExecutable.locate(configured: nil, environment: ["PATH": "/nowhere:" + fixture.folder.appendingPathComponent("run").path])
         }
     }
 

@@ -121,4 +121,16 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr == "Error: there is no result 2 of the last find: it has 1 result\n")
         try await show.stop()
     }
+
+    @Test func queueAddFoundQueuesTheResultsOfTheLastFind() async throws {
+        let show = try await Self.start()
+        #expect(try await show.cli.run(["find", "glaciers"]).status == 0)
+        let added = try await show.cli.run(["queue", "add", "--found", "1"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let queue = try await show.cli.run(["queue"])
+        #expect(queue.stdout.contains("Glaciers"), "\(queue.stdout)")
+        let missing = try await show.cli.run(["queue", "add", "--found", "2"])
+        #expect(missing.status == 1 && missing.stderr == "Error: there is no result 2 of the last find: it has 1 result\n")
+        try await show.stop()
+    }
 }

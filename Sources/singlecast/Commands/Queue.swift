@@ -40,7 +40,10 @@ extension Singlecast.Queue {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add episodes to the end of the queue.",
-            discussion: "Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` does.")
+            discussion: """
+                Episodes are numbered as `singlecast episodes` lists them; with --new, as `singlecast new` \
+                does; with --found, as the last `singlecast find` did.
+                """)
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var selection: EpisodeSelection

@@ -11,7 +11,7 @@ import Testing
             #expect(KeyMap.standard.translate(key) == KeyMap.defaults[action]!.first)
         }
         // Keys outside the table (typed text, keys other parts of the UI handle) pass.
-        #expect(KeyMap.standard.translate(.character("3")) == .character("3"))
+        #expect(KeyMap.standard.translate(.character("7")) == .character("7"))
         #expect(KeyMap.standard.translate(.interrupt) == .interrupt)
     }
 
@@ -23,6 +23,17 @@ import Testing
         #expect(map.translate(.right) == .character("f"))
         #expect(map.translate(.character("f")) == nil)
         #expect(map.translate(.tab) == .right)
+    }
+
+    @Test func theQueueKeysAreReboundAsTheOthersAre() throws {
+        let map = try KeyMap(overrides: ["enqueue": ["e"], "view-queue": ["0"], "move-up": ["up"], "up": ["k"]])
+        #expect(map.translate(.character("e")) == .character(" "))
+        #expect(map.translate(.character(" ")) == nil)
+        #expect(map.translate(.character("0")) == .character("3"))
+        #expect(map.translate(.up) == .character("K"))
+        #expect(throws: SettingsTableFailure(name: "clear-queue", problem: .keyBoundTwice(key: "n", actions: ["clear-queue", "next-in-queue"]))) {
+            try KeyMap(overrides: ["clear-queue": ["n"]])
+        }
     }
 
     @Test func twoActionsMaySwapKeys() throws {
@@ -48,7 +59,7 @@ import Testing
             try KeyMap(overrides: ["forward": ["b"]])
         }
         #expect(throws: SettingsTableFailure(name: "pause", problem: .keyBoundTwice(key: "space", actions: ["pause", "quit"]))) {
-            try KeyMap(overrides: ["quit": ["space"], "pause": [" "]])
+            try KeyMap(overrides: ["quit": ["space"], "pause": [" "], "enqueue": ["e"]])
         }
     }
 

@@ -7,18 +7,21 @@ public struct KeyMap: Sendable, Equatable {
     /// What a key can do, named as `[ui.keys]` names it.
     public enum Action: String, CaseIterable, Sendable {
         case quit, help
-        case viewPodcasts = "view-podcasts", viewNew = "view-new", viewDownloads = "view-downloads", viewSearch = "view-search"
+        case viewPodcasts = "view-podcasts", viewNew = "view-new", viewQueue = "view-queue", viewDownloads = "view-downloads"
+        case viewSearch = "view-search"
         case up, down, pageUp = "page-up", pageDown = "page-down", first, last
         case previousPane = "previous-pane", nextPane = "next-pane"
         case open, clearFilter = "clear-filter", filter
         case pause, forward, back, faster, slower, sleepTimer = "sleep-timer"
         case download, delete, played, url, refreshAll = "refresh-all", refresh, add, unsubscribe
+        case enqueue, nextInQueue = "next-in-queue", clearQueue = "clear-queue", moveUp = "move-up", moveDown = "move-down"
     }
 
     /// Each action's keys, its first the one the update function handles.
     public static let defaults: [Action: [Key]] = [
         .quit: [.character("q")], .help: [.character("h"), .character("?")],
-        .viewPodcasts: [.character("1")], .viewNew: [.character("2")], .viewDownloads: [.character("4")],
+        .viewPodcasts: [.character("1")], .viewNew: [.character("2")], .viewQueue: [.character("3")],
+        .viewDownloads: [.character("4")],
         .viewSearch: [.character("5")],
         .up: [.up, .character("k")], .down: [.down, .character("j")], .pageUp: [.pageUp], .pageDown: [.pageDown],
         .first: [.home, .character("g")], .last: [.end, .character("G")],
@@ -28,6 +31,8 @@ public struct KeyMap: Sendable, Equatable {
         .faster: [.character("]")], .slower: [.character("[")], .sleepTimer: [.character("t")],
         .download: [.character("s")], .delete: [.character("x")], .played: [.character("m")], .url: [.character("u")],
         .refreshAll: [.character("r")], .refresh: [.character("R")], .add: [.character("a")], .unsubscribe: [.character("d")],
+        .enqueue: [.character(" ")], .nextInQueue: [.character("n")], .clearQueue: [.character("c")],
+        .moveUp: [.character("K")], .moveDown: [.character("J")],
     ]
 
     /// The standard keys.

@@ -56,7 +56,7 @@ import TestSupport
     /// Steering a download id that does not exist says so and exits 1; `--json` keeps its outcome.
     @Test func anUnknownDownloadIdIsAFailure() async throws {
         let show = try await LoopbackShow.start()
-        for command in ["pause", "cancel"] {
+        for command in ["pause", "cancel", "resume"] {
             let result = try await show.cli.run([command, "11"])
             #expect(result.status == 1, "\(command)")
             #expect(result.stdout == "no download has id 11\n", "\(command)")
@@ -64,6 +64,7 @@ import TestSupport
             #expect(json.status == 1)
             #expect(json.stdout.contains(#""outcome" : "unknown""#), "\(json.stdout)")
         }
+        try await show.cli.stopDaemon()  // resume asks a daemon, starting one
         try await show.stop()
     }
 

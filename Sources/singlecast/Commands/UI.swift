@@ -10,7 +10,7 @@ extension Singlecast {
             abstract: "Browse, listen and download with keys, full screen (`singlecast` alone on a terminal opens it).",
             discussion: """
                 Three panes (podcasts, episodes, details), a now-playing line and views switched with \
-                number keys: 1 podcasts, 2 new, 4 downloads, 5 directory search. h shows every key; q quits.
+                number keys: 1 podcasts, 2 new, 3 queue, 4 downloads, 5 directory search. h shows every key; q quits.
                 """)
 
         @OptionGroup var global: GlobalOptions

@@ -61,6 +61,7 @@ public struct Setting: Hashable, Sendable {
     public static let giveUpAfter = Setting("give-up-after", .duration, environment: "SINGLECAST_GIVE_UP_AFTER")
     public static let player = Setting("player", .path, environment: PlayerExecutable.variable)
     public static let playerOptions = Setting("player-options", .texts, default: .texts([]))
+    public static let playerMPRIS = Setting("player-mpris", .boolean, default: .boolean(true))
     public static let speed = Setting("speed", .number(PlaybackRequest.speeds), default: .number(1))
     public static let skipForward = Setting("skip-forward", .integer(1...3600), default: .integer(30))
     public static let skipBack = Setting("skip-back", .integer(1...3600), default: .integer(10))
@@ -78,7 +79,7 @@ public struct Setting: Hashable, Sendable {
 
     /// Every setting, in the order `singlecast config` and a new config file list them.
     public static let all: [Setting] = [
-        episodesFolder, fileName, jobs, giveUpAfter, player, playerOptions, speed, skipForward, skipBack,
+        episodesFolder, fileName, jobs, giveUpAfter, player, playerOptions, playerMPRIS, speed, skipForward, skipBack,
         keep, auto, extras, onComplete,
         syncServer, syncUser, syncDevice, syncAPI,
         updateEvery, updateDownload, updateSync,

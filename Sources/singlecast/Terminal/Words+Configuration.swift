@@ -160,6 +160,7 @@ extension Words {
         case .giveUpAfter: "How long a download waits for the network without a byte (--give-up-after, $SINGLECAST_GIVE_UP_AFTER)."
         case .player: "The player: mpv, or a program that execs it ($SINGLECAST_PLAYER); default: mpv on PATH."
         case .playerOptions: "Extra options for mpv, such as [\"--volume=70\"]."
+        case .playerMPRIS: "Whether mpv shows in the desktop's media controls when mpv-mpris is installed (false: --load-scripts=no)."
         case .speed: "The speed of a podcast that has none of its own, 0.25 to 4 (play --speed sets one)."
         case .skipForward: "How far f jumps forward in the terminal UI, in seconds."
         case .skipBack: "How far b jumps back in the terminal UI, in seconds."

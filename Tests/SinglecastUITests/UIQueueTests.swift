@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func theHelpListsTheQueueKeys() {
-        let keys = HelpView.keys.map(\.0)
-        #expect(keys.contains("Space") && keys.contains("n") && keys.contains("c") && keys.contains("K/J x"))
+        let keys = HelpView.rows(UIState(width: 100, height: 30)).map(\.0)
+        #expect(keys.contains("Space") && keys.contains("n") && keys.contains("c") && keys.contains("K/J") && keys.contains("x"))
     }
 }

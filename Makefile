@@ -32,10 +32,7 @@ stage:
 	$(STAGE)/singlecast --generate-completion-script bash > $(STAGE)/completions/singlecast.bash
 	$(STAGE)/singlecast --generate-completion-script zsh > $(STAGE)/completions/_singlecast
 	$(STAGE)/singlecast --generate-completion-script fish > $(STAGE)/completions/singlecast.fish
-	$(STAGE)/singlecast config --get update.every > $(STAGE)/every
-	for unit in $(UNITS); do \
-	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e "s|@EVERY@|$$(cat $(STAGE)/every)|g" Packaging/systemd/$$unit > $(STAGE)/units/$$unit; \
-	done
+	for unit in $(UNITS); do sed -e 's|@BINDIR@|$(BINDIR)|g' Packaging/systemd/$$unit > $(STAGE)/units/$$unit; done
 	echo "$(PREFIX)" > $(STAGE)/prefix
 
 # Installs what `stage` made; stages first when nothing was staged for this PREFIX (the units name it).

@@ -35,7 +35,9 @@ completions=$(bash -c '
 [ "$completions" = "play played" ] || fail "bash completes \"singlecast pl\" to \"$completions\", not \"play played\""
 [ -f "$root/usr/share/zsh/site-functions/_singlecast" ] || fail "no zsh completion"
 [ -f "$root/usr/share/fish/vendor_completions.d/singlecast.fish" ] || fail "no fish completion"
-grep -q '^OnCalendar=hourly$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer does not run hourly"
+grep -q '^OnCalendar=\*:0/15$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer does not wake every 15 minutes"
+grep -q 'singlecast update --if-due --changes-only$' "$root/usr/lib/systemd/user/singlecast-update.service" \
+  || fail "the timed update does not run only when due, naming only changes"
 grep -q '^Persistent=true$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer is not persistent"
 
 make uninstall PREFIX=/usr DESTDIR="$root"

@@ -29,6 +29,8 @@ public struct Setting: Hashable, Sendable {
         case texts
         /// A duration: `90s`, `10m`, `24h`, `2d`, or a number of seconds.
         case duration
+        /// The time between timed updates: `hourly`, `daily`, `weekly` or a duration (see ``UpdateSchedule``).
+        case interval
         /// One of these words.
         case choice([String])
         /// A number of episodes from 1, or `all`.
@@ -73,7 +75,7 @@ public struct Setting: Hashable, Sendable {
     public static let syncUser = Setting("sync.user", .text)
     public static let syncDevice = Setting("sync.device", .text)
     public static let syncAPI = Setting("sync.api", .choice(SyncDialect.allCases.map(\.rawValue)))
-    public static let updateEvery = Setting("update.every", .text, default: .text("hourly"))
+    public static let updateEvery = Setting("update.every", .interval, default: .text("hourly"))
     public static let updateDownload = Setting("update.download", .boolean, default: .boolean(false))
     public static let updateSync = Setting("update.sync", .boolean, default: .boolean(false))
 

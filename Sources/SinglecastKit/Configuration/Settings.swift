@@ -101,6 +101,11 @@ public struct Settings: Sendable {
     /// The speed an episode plays at when neither `--speed` nor its podcast says otherwise.
     public var speed: Double { self[.speed].value?.number ?? 1 }
 
+    /// When timed updates run (`[update] every`).
+    public var updateSchedule: UpdateSchedule {
+        self[.updateEvery].value?.text.flatMap(UpdateSchedule.init(every:)) ?? .hourly
+    }
+
     /// A new subscription's retention.
     public var keep: Retention {
         self[.keep].value?.text.flatMap(Int.init).map(Retention.mostRecent) ?? .all

@@ -17,6 +17,8 @@ import TestSupport
         let (show, bus) = try await show()
         defer { bus.stop(); Task { try? await show.stop() } }
         let run = try show.play(["1", "--json"])
+        // A failing expectation must not leave the player playing.
+        defer { if run.process.isRunning { run.process.terminate() } }
         try await run.waitForEvent("started")
         try await waitUntil { try await bus.playerctl(["-l"]).output == "mpv\n" }
         #expect(try await bus.playerctl(["position", "40"]).status == 0)
@@ -37,6 +39,7 @@ import TestSupport
         defer { bus.stop(); Task { try? await show.stop() } }
         #expect(try await show.cli.run(["queue", "add", "3", "1"]).status == 0)
         let run = try show.play(["--queue", "--json"])
+        defer { if run.process.isRunning { run.process.terminate() } }
         #expect(try await run.waitForEvent("started")["title"] as? String == "Long Talk")
         try await run.send(["seek", 40, "absolute"])
         try await run.waitForEvent("position") { isNear($0["position"], 40) }
@@ -56,6 +59,7 @@ import TestSupport
         defer { bus.stop(); Task { try? await show.stop() } }
         try show.cli.writeConfig("player-mpris = false\n")
         let run = try show.play(["1", "--json"])
+        defer { if run.process.isRunning { run.process.terminate() } }
         try await run.waitForEvent("started")
         let arguments = try TestProcess.procText(try await run.playerPID(), "cmdline")
         #expect(arguments.contains("--load-scripts=no"))

@@ -1,6 +1,6 @@
 # Installs Singlecast with its man pages, completions and systemd user units:
 #   make install [PREFIX=~/.local] [DESTDIR=]    make uninstall    make deb
-# The binary carries the Swift runtime (--static-swift-stdlib): it runs without the toolchain.
+# The binary carries the Swift runtime (--static-swift-stdlib): it runs without the toolchain; it is stripped.
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
@@ -29,13 +29,12 @@ stage:
 	cp .build/plugins/GenerateManual/outputs/singlecast/*.1 $(STAGE)/man/
 	swift build -c release --static-swift-stdlib --product singlecast
 	cp $(RELEASE)/singlecast $(STAGE)/singlecast
+	# Symbols and debug information are for the build's own binary; the installed one goes without.
+	strip $(STAGE)/singlecast
 	$(STAGE)/singlecast --generate-completion-script bash > $(STAGE)/completions/singlecast.bash
 	$(STAGE)/singlecast --generate-completion-script zsh > $(STAGE)/completions/_singlecast
 	$(STAGE)/singlecast --generate-completion-script fish > $(STAGE)/completions/singlecast.fish
-	$(STAGE)/singlecast config --get update.every > $(STAGE)/every
-	for unit in $(UNITS); do \
-	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e "s|@EVERY@|$$(cat $(STAGE)/every)|g" Packaging/systemd/$$unit > $(STAGE)/units/$$unit; \
-	done
+	for unit in $(UNITS); do sed -e 's|@BINDIR@|$(BINDIR)|g' Packaging/systemd/$$unit > $(STAGE)/units/$$unit; done
 	echo "$(PREFIX)" > $(STAGE)/prefix
 
 # Installs what `stage` made; stages first when nothing was staged for this PREFIX (the units name it).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks what `make install` and `make deb` give a user: a binary that runs without the Swift
-# toolchain, man pages that render, bash completion, systemd units that systemd accepts, an
+# Checks what `make install` and `make deb` give a user: a stripped binary that runs without the
+# Swift toolchain, man pages that render, bash completion, systemd units that systemd accepts, an
 # uninstall that leaves nothing, and a package that installs, runs and removes cleanly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,8 @@ make install PREFIX=/usr DESTDIR="$root"
 binary=$root/usr/bin/singlecast
 [ -x "$binary" ] || fail "no binary installed"
 if ldd "$binary" | grep -q libswift; then fail "the binary links a Swift library: $(ldd "$binary" | grep libswift)"; fi
-[ "$(env -i "$binary" --version)" = "$(.build/stage/singlecast --version)" ] || fail "--version did not run"
+if readelf -S "$binary" | grep -q '\.symtab'; then fail "the installed binary is not stripped (it has a .symtab)"; fi
+[ "$(env -i "$binary" --version)" = "$(.build/release/singlecast --version)" ] || fail "--version did not run"
 
 for page in singlecast.1 singlecast.play.1 singlecast.config.1; do
   [ -f "$root/usr/share/man/man1/$page" ] || fail "no man page $page"
@@ -35,7 +36,9 @@ completions=$(bash -c '
 [ "$completions" = "play played" ] || fail "bash completes \"singlecast pl\" to \"$completions\", not \"play played\""
 [ -f "$root/usr/share/zsh/site-functions/_singlecast" ] || fail "no zsh completion"
 [ -f "$root/usr/share/fish/vendor_completions.d/singlecast.fish" ] || fail "no fish completion"
-grep -q '^OnCalendar=hourly$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer does not run hourly"
+grep -q '^OnCalendar=\*:0/15$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer does not wake every 15 minutes"
+grep -q 'singlecast update --if-due --changes-only$' "$root/usr/lib/systemd/user/singlecast-update.service" \
+  || fail "the timed update does not run only when due, naming only changes"
 grep -q '^Persistent=true$' "$root/usr/lib/systemd/user/singlecast-update.timer" || fail "the timer is not persistent"
 
 make uninstall PREFIX=/usr DESTDIR="$root"

@@ -14,6 +14,7 @@ import TestSupport
         #expect(lines.contains { $0.hasPrefix("jobs ") && $0.hasSuffix("  default") && $0.contains(" 3 ") })
         #expect(lines.contains { $0.hasPrefix("episodes-folder ") && $0.contains(cli.episodesDirectory.path) })
         #expect(lines.contains { $0.hasPrefix("update.every ") && $0.contains("hourly") })
+        #expect(lines.contains { $0.hasPrefix("player-mpris ") && $0.contains(" true ") && $0.hasSuffix("  default") })
     }
 
     @Test func theJSONNamesEachValueAndItsSourceWithTheLine() async throws {
@@ -92,7 +93,7 @@ import TestSupport
         #expect(again.stderr.contains("\(cli.configFile.path) exists"))
         #expect(try String(contentsOf: cli.configFile, encoding: .utf8) == written)
         // Every setting is there; uncommented, the file is valid and changes nothing.
-        for key in ["episodes-folder", "file-name", "jobs", "give-up-after", "player-options", "skip-back", "keep", "on-complete",
+        for key in ["episodes-folder", "file-name", "jobs", "give-up-after", "player-options", "player-mpris", "skip-back", "keep", "on-complete",
             "server", "api", "every", "quit", "accent"]
         {
             #expect(written.contains("\n# \(key) = "), "\(key)")

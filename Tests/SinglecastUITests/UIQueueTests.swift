@@ -101,8 +101,17 @@ import Testing
         #expect(ended.sleepTimer == .off)
     }
 
+    @Test func thePlayersNextGoesOnEvenWhenTheSleepTimerWaitsForTheEnd() {
+        let (playing, _) = UIFixtures.run(Self.onQueue(), [.key(.enter)] + UIFixtures.keys("ttttt"))
+        #expect(playing.sleepTimer == .endOfEpisode)
+        let end = ListeningEnd(position: 100, duration: 600, played: false, reason: .next)
+        let (ended, commands) = UIFixtures.run(playing, [.listening(episodeID: 3, .ended(end), now: 1)])
+        #expect(commands.contains(.advanceQueue(after: 3, end, playsNext: true)))
+        #expect(ended.sleepTimer == .endOfEpisode, "the timer waits for the end of the next one")
+    }
+
     @Test func theHelpListsTheQueueKeys() {
-        let keys = HelpView.keys.map(\.0)
-        #expect(keys.contains("Space") && keys.contains("n") && keys.contains("c") && keys.contains("K/J x"))
+        let keys = HelpView.rows(UIState(width: 100, height: 30)).map(\.0)
+        #expect(keys.contains("Space") && keys.contains("n") && keys.contains("c") && keys.contains("K/J") && keys.contains("x"))
     }
 }

@@ -28,6 +28,34 @@ import Testing
         #expect(lines[15].hasPrefix("Enter play  Space queue  p pause"))
     }
 
+    @Test func theTabsHintsAndHelpNameTheKeysAsBound() throws {
+        var state = UIFixtures.browsing(width: 140, height: 40)
+        state.keyMap = try KeyMap(overrides: [
+            "quit": ["Q"], "open": ["o"], "forward": ["l"], "back": ["H"], "help": ["F"], "view-queue": ["0"], "enqueue": ["e"],
+            "up": ["up", "i"],
+        ])
+        state.skipForward = 45
+        var lines = UIView.render(state).lines
+        #expect(lines[0].hasPrefix(" 1 Podcasts   2 New   0 Queue   4 Downloads   5 Search "))
+        #expect(lines[39].hasPrefix("o play  e queue  p pause  l/H seek  ]/[ speed  s download  m played  r refresh  / filter  F help  Q quit "))
+        state = UIFixtures.run(state, UIFixtures.keys("0")).0
+        #expect(UIView.render(state).lines[39].hasPrefix("o play  K/J move  x remove  n next  c clear  p pause  / filter  F help  Q quit "))
+        state = UIFixtures.run(state, UIFixtures.keys("F")).0
+        lines = UIView.render(state).lines
+        /// The help's row for a description (the first line that ends with it).
+        func row(_ description: String) -> String? {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasSuffix(" " + description) }
+        }
+        #expect(row("forward 45 s / back 10 s")?.hasPrefix("l/H ") == true)
+        #expect(row("move a page")?.hasPrefix("PgUp/PgDn ") == true)
+        #expect(row("move")?.hasPrefix("↑/↓ i/j ") == true)
+        #expect(row("this help")?.hasPrefix("F ") == true)
+        #expect(row("quit")?.hasPrefix("Q ") == true)
+        #expect(row("podcasts, new, queue, downloads, directory search")?.hasPrefix("1/2/0/4/5 ") == true)
+        // The help closes on the quit key as bound, quitting.
+        #expect(UIFixtures.run(state, UIFixtures.keys("Q")).1.contains(.quit(status: 0)))
+    }
+
     @Test func wideTitlesKeepTheColumnsAligned() {
         var state = UIFixtures.browsing(width: 140, height: 16)
         let rows = [

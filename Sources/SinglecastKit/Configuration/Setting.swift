@@ -29,6 +29,8 @@ public struct Setting: Hashable, Sendable {
         case texts
         /// A duration: `90s`, `10m`, `24h`, `2d`, or a number of seconds.
         case duration
+        /// The time between timed updates: `hourly`, `daily`, `weekly` or a duration (see ``UpdateSchedule``).
+        case interval
         /// One of these words.
         case choice([String])
         /// A number of episodes from 1, or `all`.
@@ -61,6 +63,7 @@ public struct Setting: Hashable, Sendable {
     public static let giveUpAfter = Setting("give-up-after", .duration, environment: "SINGLECAST_GIVE_UP_AFTER")
     public static let player = Setting("player", .path, environment: PlayerExecutable.variable)
     public static let playerOptions = Setting("player-options", .texts, default: .texts([]))
+    public static let playerMPRIS = Setting("player-mpris", .boolean, default: .boolean(true))
     public static let speed = Setting("speed", .number(PlaybackRequest.speeds), default: .number(1))
     public static let skipForward = Setting("skip-forward", .integer(1...3600), default: .integer(30))
     public static let skipBack = Setting("skip-back", .integer(1...3600), default: .integer(10))
@@ -72,13 +75,13 @@ public struct Setting: Hashable, Sendable {
     public static let syncUser = Setting("sync.user", .text)
     public static let syncDevice = Setting("sync.device", .text)
     public static let syncAPI = Setting("sync.api", .choice(SyncDialect.allCases.map(\.rawValue)))
-    public static let updateEvery = Setting("update.every", .text, default: .text("hourly"))
+    public static let updateEvery = Setting("update.every", .interval, default: .text("hourly"))
     public static let updateDownload = Setting("update.download", .boolean, default: .boolean(false))
     public static let updateSync = Setting("update.sync", .boolean, default: .boolean(false))
 
     /// Every setting, in the order `singlecast config` and a new config file list them.
     public static let all: [Setting] = [
-        episodesFolder, fileName, jobs, giveUpAfter, player, playerOptions, speed, skipForward, skipBack,
+        episodesFolder, fileName, jobs, giveUpAfter, player, playerOptions, playerMPRIS, speed, skipForward, skipBack,
         keep, auto, extras, onComplete,
         syncServer, syncUser, syncDevice, syncAPI,
         updateEvery, updateDownload, updateSync,

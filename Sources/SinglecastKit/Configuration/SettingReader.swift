@@ -77,6 +77,9 @@ enum SettingReader {
         case (.duration, .integer(let seconds)):
             guard seconds > 0 else { throw bad() }
             return .text(String(seconds))
+        case (.interval, .text(let text)):
+            guard UpdateSchedule(every: text) != nil else { throw bad() }
+            return given
         case (.choice(let words), .text(let word)):
             guard words.contains(word) else { throw bad() }
             return given

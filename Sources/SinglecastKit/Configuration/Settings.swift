@@ -95,8 +95,16 @@ public struct Settings: Sendable {
     /// The extra options given to mpv.
     public var playerOptions: [String] { self[.playerOptions].value?.texts ?? [] }
 
+    /// Whether mpv may load its MPRIS script (the desktop's media keys and controls).
+    public var playerMPRIS: Bool { self[.playerMPRIS].value?.boolean ?? true }
+
     /// The speed an episode plays at when neither `--speed` nor its podcast says otherwise.
     public var speed: Double { self[.speed].value?.number ?? 1 }
+
+    /// When timed updates run (`[update] every`).
+    public var updateSchedule: UpdateSchedule {
+        self[.updateEvery].value?.text.flatMap(UpdateSchedule.init(every:)) ?? .hourly
+    }
 
     /// A new subscription's retention.
     public var keep: Retention {

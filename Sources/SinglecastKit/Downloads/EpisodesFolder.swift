@@ -59,9 +59,17 @@ public struct EpisodesFolder: Sendable, Equatable {
         URL(fileURLWithPath: destination.path + partialInfoSuffix)
     }
 
-    /// The name a file in the folder is for: its own, or the one its partial file (or sidecar) grows into.
+    /// The copy a file moved here from another file system grows in (see ``copyIntoPlace(_:to:)``).
+    static func movingFile(for destination: URL) -> URL {
+        URL(fileURLWithPath: destination.path + movingSuffix)
+    }
+
+    /// The name a file in the folder is for: its own, or the one its partial file (or sidecar, or
+    /// copy from another file system) grows into.
     static func finishedName(of name: String) -> String {
-        for suffix in [partialInfoSuffix, partialSuffix] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+        for suffix in [partialInfoSuffix, partialSuffix, movingSuffix] where name.hasSuffix(suffix) {
+            return String(name.dropLast(suffix.count))
+        }
         return name
     }
 
@@ -76,6 +84,7 @@ public struct EpisodesFolder: Sendable, Equatable {
 
     private static let partialSuffix = ".part"
     private static let partialInfoSuffix = ".part.meta"
+    private static let movingSuffix = ".moving"
 
     /// The names an episode's file may have, most preferred first: the template's name, then the
     /// name tagged with the enclosure's ``FileNaming/clashTag(forEnclosureURL:)``. Both are the
@@ -139,6 +148,56 @@ public struct EpisodesFolder: Sendable, Equatable {
             return renameError
         }
         return nil
+    }
+
+    /// Copies `source`, on another file system than `final`, to `final`, never replacing a file
+    /// there: into ``movingFile(for:)`` (made anew: one that exists is another file's, left alone,
+    /// `EEXIST`), flushed to disk with the source's mode, then moved into place as
+    /// ``moveIntoPlace(_:to:)`` does. The source stays. Returns the `errno` of a failure; the copy
+    /// is removed then.
+    static func copyIntoPlace(_ source: URL, to final: URL) -> Int32? {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return errno }
+        defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { return errno }
+        let copy = movingFile(for: final)
+        let output = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o7777)
+        guard output >= 0 else { return errno }
+        let failure = copyContents(from: input, to: output) ?? (fsync(output) == 0 ? nil : errno)
+        close(output)
+        if let failure {
+            unlink(copy.path)
+            return failure
+        }
+        if let failure = moveIntoPlace(copy, to: final) {
+            unlink(copy.path)
+            return failure
+        }
+        flushFolder(of: final.path)
+        return nil
+    }
+
+    /// Writes everything `input` holds to `output`; the `errno` of a failure.
+    private static func copyContents(from input: Int32, to output: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count == 0 { return nil }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += step
+            }
+        }
     }
 
     // MARK: - Rebuilding after a lost database

@@ -5,9 +5,11 @@ import Foundation
 ///
 /// Each move links the file under its new name (which never replaces a file: a name another file
 /// has is a clash, left alone), records the new name in the library, then removes the old name;
-/// at every moment the file has a name the library or the journal knows. The journal
-/// (`move-files.journal` in the library folder) lists the moves under way, so that a run that was
-/// interrupted is finished by the next one before it moves anything else.
+/// at every moment the file has a name the library or the journal knows. Across file systems,
+/// where no link can be made, the file is copied in beside its new name, flushed and moved into
+/// place instead (``EpisodesFolder/copyIntoPlace(_:to:)``); the old name goes as a link's does.
+/// The journal (`move-files.journal` in the library folder) lists the moves under way, so that a
+/// run that was interrupted is finished by the next one before it moves anything else.
 public struct FileMover: Sendable {
     /// What became of one download's file.
     public enum Outcome: Equatable, Sendable {
@@ -67,8 +69,8 @@ public struct FileMover: Sendable {
         let extras = try await library.extraFiles(ofDownload: download.id)
         let moves = [(own.path, target.path)] + extras.map { ($0, EpisodesFolder.extraFile(extraOf: $0, from: own.path, to: target.path)) }
         try writeJournal(download: download.id, moves)
-        for (index, (from, to)) in moves.enumerated() where link(from, to) != 0 {
-            let code = errno
+        for (index, (from, to)) in moves.enumerated() {
+            guard let code = try await Self.place(from, at: to) else { continue }
             // An extra that is gone is not worth stopping for; the episode's own file is.
             guard index == 0 else { continue }
             try? FileManager.default.removeItem(at: journal)
@@ -77,6 +79,16 @@ public struct FileMover: Sendable {
         }
         try await finish(download: download.id, moves)
         return Outcome.moved(from: own.path, to: target.path)
+    }
+
+    /// Gives the file at `from` the name `to` as well, linked or, on another file system, copied;
+    /// the `errno` of a failure.
+    private static func place(_ from: String, at to: String) async throws -> Int32? {
+        try await OffPool.run {
+            if link(from, to) == 0 { return nil }
+            guard errno == EXDEV else { return errno }
+            return EpisodesFolder.copyIntoPlace(URL(fileURLWithPath: from), to: URL(fileURLWithPath: to))
+        }
     }
 
     /// Records the new names in the library, removes the old ones, and clears the journal.
@@ -113,6 +125,10 @@ public struct FileMover: Sendable {
         }
         let names = Array(lines.dropFirst())
         let moves = stride(from: 0, to: names.count, by: 2).map { (names[$0], names[$0 + 1]) }
+        // A copy across file systems cut short by the interruption is of no use.
+        for (_, to) in moves where !FileManager.default.fileExists(atPath: to) {
+            unlink(EpisodesFolder.movingFile(for: URL(fileURLWithPath: to)).path)
+        }
         guard FileManager.default.fileExists(atPath: moves[0].1) else {
             try? FileManager.default.removeItem(at: journal)
             return

@@ -93,11 +93,11 @@ extension Library {
 
     /// The entry that follows `episodeID` in the queue, numbered as the queue is afterwards,
     /// having taken the episode out of the queue first when `removing`, in one transaction; nil
-    /// when the episode is not queued or is the last.
-    public func queueEntry(after episodeID: Int64, removing: Bool) async throws -> QueueEntry? {
+    /// when the episode is the last, or is not queued (then the queue's first with `orFirst`).
+    public func queueEntry(after episodeID: Int64, removing: Bool, orFirst: Bool = false) async throws -> QueueEntry? {
         try await writer.write { db in
             let queue = try Self.queue(db)
-            guard queue.contains(where: { $0.entry.id == episodeID }) else { return nil }
+            guard queue.contains(where: { $0.entry.id == episodeID }) else { return orFirst ? queue.first : nil }
             var next = Self.next(after: episodeID, in: queue)
             if removing {
                 try Self.dequeue(episodeID, db: db)

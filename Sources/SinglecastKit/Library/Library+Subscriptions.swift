@@ -278,3 +278,24 @@ extension Library {
             subscribedAt: subscribedAt, lastUpdate: lastUpdate, lastSuccessAt: row["lastSuccessAt"])
     }
 }
+
+// MARK: - Timed updates
+
+extension Library {
+    /// When the last timed update (`update --if-due`) that ran began; nil before the first.
+    public func lastTimedUpdate() async throws -> Date? {
+        try await writer.read { db in
+            try Double.fetchOne(db, sql: "SELECT CAST(value AS REAL) FROM setting WHERE key = 'lastTimedUpdate'")
+                .map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
+    /// Records that a timed update began at `date`.
+    public func recordTimedUpdate(at date: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('lastTimedUpdate', ?)",
+                arguments: [String(date.timeIntervalSince1970)])
+        }
+    }
+}

@@ -23,6 +23,8 @@ public struct ListeningEnd: Sendable, Equatable {
         case end
         /// The listener quit the player.
         case quit
+        /// The listener asked the player for the next episode (see ``EpisodeListening/Options/offersNext``).
+        case next
         /// ``EpisodeListening/stop()`` was called (by a signal, a key of the terminal UI, …).
         case stopped
         /// The player's process went away.
@@ -64,8 +66,14 @@ public final class EpisodeListening: Sendable {
         public var interactive: Bool
         /// The speed of a podcast that has none of its own (the `speed` setting).
         public var defaultSpeed: Double
+        /// Whether the player's "next" (a media key, the desktop's controls) ends listening with
+        /// ``ListeningEnd/Reason/next``, for a front end that plays the queue's next episode then.
+        public var offersNext: Bool
 
-        public init(start: Double? = nil, speed: Double? = nil, interactive: Bool = false, defaultSpeed: Double = 1) {
+        public init(
+            start: Double? = nil, speed: Double? = nil, interactive: Bool = false, defaultSpeed: Double = 1, offersNext: Bool = false
+        ) {
+            self.offersNext = offersNext
             self.start = start
             self.speed = speed
             self.interactive = interactive
@@ -106,7 +114,8 @@ public final class EpisodeListening: Sendable {
         let start = ListeningRules.startPosition(for: entry.playback, requested: options.start)
         let request = PlaybackRequest(
             source: source.playbackSource, start: start, speed: speed, title: entry.episode.title,
-            chapters: try await Self.chapters(of: entry, library: library), interactive: options.interactive)
+            chapters: try await Self.chapters(of: entry, library: library), interactive: options.interactive,
+            offersNext: options.offersNext)
         let session = try await player.play(request)
         return EpisodeListening(
             podcast: podcast, entry: entry, source: source, session: session, library: library, start: start, speed: speed,
@@ -291,6 +300,7 @@ private actor Recorder<C: Clock> where C.Duration == Duration {
             return ListeningEnd(position: nil, duration: end.duration, played: false, reason: .failed(failure))
         case .endOfFile: reason = .end
         case .quit: reason = stopRequested ? .stopped : .quit
+        case .next: reason = stopRequested ? .stopped : .next
         case .stopped: reason = .stopped
         case .playerDied: reason = stopRequested ? .stopped : .playerDied
         }

@@ -41,10 +41,10 @@ public enum ListeningRules {
         end.played && end.position != nil
     }
 
-    /// Whether the queue's next episode starts by itself after listening ended so: only when the
-    /// audio played to its end, never after a stop, a quit or a failure.
+    /// Whether the queue's next episode starts after listening ended so: when the audio played to
+    /// its end, or the listener asked the player for the next; never after a stop, a quit or a failure.
     public static func startsNextInQueue(after end: ListeningEnd) -> Bool {
-        end.reason == .end
+        end.reason == .end || end.reason == .next
     }
 
     /// Whether a position is due to be saved, `elapsed` after the last save (nil: none yet).

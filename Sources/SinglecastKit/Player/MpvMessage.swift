@@ -102,7 +102,12 @@ enum MpvMessage: Sendable, Equatable {
 
     /// A command as the line that sends it (newline included).
     static func commandLine(_ arguments: [MpvValue], requestID: Int?) -> Data {
-        var object: [String: MpvValue] = ["command": .array(arguments)]
+        commandLine(.array(arguments), requestID: requestID)
+    }
+
+    /// A command, its arguments in a list or named in an object, as the line that sends it.
+    static func commandLine(_ command: MpvValue, requestID: Int?) -> Data {
+        var object: [String: MpvValue] = ["command": command]
         if let requestID { object["request_id"] = .number(Double(requestID)) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

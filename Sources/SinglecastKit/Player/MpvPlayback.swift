@@ -16,6 +16,8 @@ struct MpvPlayback: Sendable, Equatable {
         var fileError: String?
     }
 
+    /// The request offers a next episode: mpv has ``MpvPlayer/nextEntry`` after the file.
+    let offersNext: Bool
     private(set) var started = false
     private(set) var position: Double?
     private(set) var duration: Double?
@@ -26,6 +28,10 @@ struct MpvPlayback: Sendable, Equatable {
     /// mpv's `end-file`, once it came (a `redirect` does not count: another file follows).
     private(set) var endFile: EndFile?
     private(set) var shutDown = false
+    /// mpv began another entry after the file stopped: the listener's "next" (playlist-next).
+    private(set) var movedToNext = false
+    /// mpv went idle after the file ended (its `stop` command, which empties the playlist).
+    private var idleAfterEnd = false
     /// ``PlaybackSession/stop()`` was called before the file ended.
     private(set) var stopRequested = false
     /// A `seek` event came and its `playback-restart` has not.
@@ -40,6 +46,18 @@ struct MpvPlayback: Sendable, Equatable {
     /// The last error lines mpv logged, and the HTTP status one of them named.
     private(set) var errorMessages: [String] = []
     private(set) var httpStatus: Int?
+
+    init(offersNext: Bool = false) {
+        self.offersNext = offersNext
+    }
+
+    /// Whether the file is over and mpv can be told to quit: once it ended, but a stop of a file
+    /// followed by a next entry waits to learn whether mpv moves on to that entry (a "next") or
+    /// goes idle.
+    var isOver: Bool {
+        guard let endFile else { return false }
+        return !(offersNext && endFile.reason == "stop") || movedToNext || idleAfterEnd
+    }
 
     /// Takes in one message; returns the events it means, in order.
     mutating func handle(_ message: MpvMessage) -> [PlayerEvent] {
@@ -71,6 +89,12 @@ struct MpvPlayback: Sendable, Equatable {
             return []
         case .event("shutdown"):
             shutDown = true
+            return []
+        case .event("start-file"):
+            if offersNext, endFile?.reason == "stop" { movedToNext = true }
+            return []
+        case .event("idle"):
+            if endFile != nil { idleAfterEnd = true }
             return []
         case .event:
             return []
@@ -121,7 +145,7 @@ struct MpvPlayback: Sendable, Equatable {
         switch endFile.reason {
         case "eof": return .endOfFile
         case "error": return .failed(failure(fileError: endFile.fileError))
-        default: return stopRequested ? .stopped : .quit  // "quit", "stop"
+        default: return stopRequested ? .stopped : movedToNext ? .next : .quit  // "quit", "stop"
         }
     }
 
@@ -195,6 +219,8 @@ struct MpvPlayback: Sendable, Equatable {
     /// Keeps error lines (at most the last 10), and the status of ffmpeg's
     /// `HTTP error 404 Not Found` warning.
     private mutating func logged(level: String, text: String) {
+        // The next entry's lines are not the file's.
+        guard !movedToNext else { return }
         let line = text.trimmingCharacters(in: .whitespacesAndNewlines).redactingURLPasswords
         if let match = line.firstMatch(of: #/HTTP error (\d{3})/#), let status = Int(match.output.1) {
             httpStatus = status

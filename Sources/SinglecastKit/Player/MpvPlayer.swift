@@ -35,13 +35,17 @@ public struct MpvPlayer: Player {
 
     /// Options of the `player-options` setting, given before Singlecast's own so that those win.
     public var extraOptions: [String]
+    /// Whether mpv loads the scripts of its scripts folders, where Debian's `mpv-mpris` links its
+    /// MPRIS script (the `player-mpris` setting): mpv has no way to leave out one of them.
+    public var mpris: Bool
 
     public init(
         executable: PlayerExecutable, libraryDirectory: URL, terminalOutput: TerminalOutput = .inherit,
         environment: [String: String] = ProcessInfo.processInfo.environment, startupTimeout: Duration = .seconds(10),
-        extraOptions: [String] = []
+        extraOptions: [String] = [], mpris: Bool = true
     ) {
         self.extraOptions = extraOptions
+        self.mpris = mpris
         self.executable = executable
         self.libraryDirectory = libraryDirectory
         self.terminalOutput = terminalOutput
@@ -71,22 +75,24 @@ public struct MpvPlayer: Player {
             "--save-position-on-quit=no",
             "--keep-open=no",
             "--loop-file=no",
+            "--loop-playlist=no",
             "--pause=no",
         ]
+        if !mpris { arguments.append("--load-scripts=no") }
         if !interactive { arguments.append("--input-terminal=no") }
         if terminalOutput == .discard { arguments.append("--terminal=no") }
         return arguments
     }
 
-    /// The commands that set up and load `request`, in order (the last is `loadfile`); a
-    /// stream is loaded from `stream` (see ``streamTarget(for:)``).
-    func loadCommands(_ request: PlaybackRequest, chaptersFile: String?, stream: StreamTarget?) -> [[MpvValue]] {
-        var commands: [[MpvValue]] = [[.string("request_log_messages"), .string("warn")]]
+    /// The commands that set up and load `request`, in order (`loadfile` last, then the next
+    /// entry when the request offers one); a stream is loaded from `stream` (see ``streamTarget(for:)``).
+    func loadCommands(_ request: PlaybackRequest, chaptersFile: String?, stream: StreamTarget?) -> [MpvValue] {
+        var commands: [MpvValue] = [.array([.string("request_log_messages"), .string("warn")])]
         for (index, name) in MpvPlayback.observedProperties.enumerated() {
-            commands.append([.string("observe_property"), .number(Double(index + 1)), .string(name)])
+            commands.append(.array([.string("observe_property"), .number(Double(index + 1)), .string(name)]))
         }
         func set(_ property: String, _ value: MpvValue) {
-            commands.append([.string("set_property"), .string(property), value])
+            commands.append(.array([.string("set_property"), .string(property), value]))
         }
         set("audio-pitch-correction", .bool(true))
         set("speed", .number(request.speed))
@@ -104,9 +110,18 @@ public struct MpvPlayer: Player {
             }
             target = stream.url.absoluteString
         }
-        commands.append([.string("loadfile"), .string(target), .string("replace")])
+        commands.append(.array([.string("loadfile"), .string(target), .string("replace")]))
+        if request.offersNext { commands.append(Self.nextEntry) }
         return commands
     }
+
+    /// The playlist entry "next" moves to, as mpv's playlist-next (MPRIS's Next, mpv's `>`) does
+    /// nothing on the last entry. It is never played (see ``MpvPlayback``) and says nothing on
+    /// mpv's terminal; its arguments are named, as `loadfile`'s positional ones changed in mpv 0.38.
+    static let nextEntry = MpvValue.object([
+        "name": .string("loadfile"), "url": .string("memory://"), "flags": .string("append"),
+        "options": .object(["msg-level": .string("all=no")]),
+    ])
 
     /// Where a stream is loaded from, and the credentials mpv sends there.
     struct StreamTarget: Sendable, Equatable {

@@ -13,7 +13,7 @@ final class MpvSession: PlaybackSession {
     private let socket: MpvSocket
     /// The private folder of the socket and the chapters file, removed once mpv has gone.
     private let folder: String
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let readerClosed = Latch<Void>()
     private let ended = Latch<PlaybackEnd>()
     /// For a stream: asks its server for the HTTP status it fails with, when mpv's log line
@@ -29,7 +29,7 @@ final class MpvSession: PlaybackSession {
     }
 
     private struct State {
-        var playback = MpvPlayback()
+        var playback: MpvPlayback
         var nextRequestID = 0
         var pending: [Int: Pending] = [:]
         /// The first failure of a ``Pending/checked(command:)`` command.
@@ -38,7 +38,10 @@ final class MpvSession: PlaybackSession {
         var closed = false
     }
 
-    private init(child: ChildProcess, socket: MpvSocket, folder: String, statusProbe: (@Sendable () async -> Int?)?) {
+    private init(
+        child: ChildProcess, socket: MpvSocket, folder: String, offersNext: Bool, statusProbe: (@Sendable () async -> Int?)?
+    ) {
+        state = Mutex(State(playback: MpvPlayback(offersNext: offersNext)))
         self.statusProbe = statusProbe
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.child = child
@@ -91,7 +94,8 @@ final class MpvSession: PlaybackSession {
         }
         var statusProbe: (@Sendable () async -> Int?)?
         if case .stream(let url) = request.source { statusProbe = { await player.failingStatus(of: url) } }
-        let session = MpvSession(child: child, socket: socket, folder: folder, statusProbe: statusProbe)
+        let session = MpvSession(
+            child: child, socket: socket, folder: folder, offersNext: request.offersNext, statusProbe: statusProbe)
         session.begin()
         do {
             try await session.pipeline(player.loadCommands(request, chaptersFile: chaptersFile, stream: await stream))
@@ -192,7 +196,7 @@ final class MpvSession: PlaybackSession {
     private func received(_ line: ArraySlice<UInt8>) {
         guard let message = MpvMessage(line: line) else { return }
         var reply: (CheckedContinuation<MpvValue?, any Error>, Result<MpvValue?, PlayerError>)?
-        let fileEnded = state.withLock { state -> Bool in
+        let over = state.withLock { state -> Bool in
             if case .reply(let id, let error, let data) = message, let pending = state.pending.removeValue(forKey: id) {
                 switch pending {
                 case .awaited(let command, let continuation):
@@ -205,13 +209,13 @@ final class MpvSession: PlaybackSession {
                     }
                 }
             }
-            let endedBefore = state.playback.endFile != nil
+            let overBefore = state.playback.isOver
             for event in state.playback.handle(message) { continuation.yield(event) }
-            return !endedBefore && state.playback.endFile != nil
+            return !overBefore && state.playback.isOver
         }
         if let (continuation, result) = reply { continuation.resume(with: result) }
         // `--idle=once` makes mpv quit once its file has ended; a wrapper may have asked otherwise.
-        if fileEnded { try? socket.send(MpvMessage.commandLine([.string("quit")], requestID: nil)) }
+        if over { try? socket.send(MpvMessage.commandLine([.string("quit")], requestID: nil)) }
     }
 
     private func socketClosed() {
@@ -250,7 +254,7 @@ final class MpvSession: PlaybackSession {
     /// Sends `commands` in one write, in order, and waits for the reply to the last; throws
     /// the first failure among them.
     @discardableResult
-    private func pipeline(_ commands: [[MpvValue]]) async throws -> MpvValue? {
+    private func pipeline(_ commands: [MpvValue]) async throws -> MpvValue? {
         try await withCheckedThrowingContinuation { continuation in
             let lines = state.withLock { state -> Data? in
                 guard !state.closed else { return nil }
@@ -279,13 +283,14 @@ final class MpvSession: PlaybackSession {
 
     @discardableResult
     private func command(_ arguments: MpvValue...) async throws -> MpvValue? {
-        try await pipeline([arguments])
+        try await pipeline([.array(arguments)])
     }
 
     /// `seek`, `set_property speed`: the command and the property it is about.
-    private static func describe(_ command: [MpvValue]) -> String {
-        let name = command.first?.string ?? ""
-        guard name.hasSuffix("_property"), command.count > 1, let property = command[1].string else { return name }
+    private static func describe(_ command: MpvValue) -> String {
+        guard case .array(let arguments) = command else { return command["name"]?.string ?? "" }
+        let name = arguments.first?.string ?? ""
+        guard name.hasSuffix("_property"), arguments.count > 1, let property = arguments[1].string else { return name }
         return name + " " + property
     }
 

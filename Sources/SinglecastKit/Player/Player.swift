@@ -58,11 +58,16 @@ public struct PlaybackRequest: Sendable, Equatable {
     /// True when the user is at a terminal (standard input is one): the player's own keys work
     /// (space, arrows, `q`, chapter keys). False: the player reads no keys.
     public var interactive: Bool
+    /// Whether the player offers a next episode: its "next" (the desktop's Next media key and
+    /// control, through MPRIS; mpv's `>` key) then ends the playback with
+    /// ``PlaybackEnd/Reason/next``. False: "next" does nothing.
+    public var offersNext: Bool
 
     public init(
         source: Source, start: Double = 0, speed: Double = 1, title: String? = nil,
-        chapters: [PlaybackChapter] = [], interactive: Bool = false
+        chapters: [PlaybackChapter] = [], interactive: Bool = false, offersNext: Bool = false
     ) {
+        self.offersNext = offersNext
         self.source = source
         self.start = start
         self.speed = speed
@@ -110,6 +115,8 @@ public struct PlaybackEnd: Sendable, Equatable {
         case endOfFile
         /// The user quit the player (its `q` key, closing it).
         case quit
+        /// The user asked for the next episode (see ``PlaybackRequest/offersNext``).
+        case next
         /// ``PlaybackSession/stop()`` was called, or the consumer stopped listening to the events.
         case stopped
         /// The player's process exited without saying why (it crashed, or was killed).

@@ -5,7 +5,7 @@ import SinglecastKit
 extension Step {
     mutating func handle(_ key: Key) {
         if state.showsHelp {
-            if key == .character("q") || key == .interrupt { return quit() }
+            if key == .interrupt || state.keyMap.translate(key) == .character("q") { return quit() }
             state.showsHelp = false
             return
         }

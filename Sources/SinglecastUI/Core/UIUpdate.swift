@@ -157,9 +157,10 @@ struct Step {
             playing.chapter = title.map { TerminalText.sanitized($0) }
         case .ended(let end):
             state.playing = nil
-            // The queue goes on by itself unless the sleep timer waited for this end.
-            let playsNext = state.sleepTimer != .endOfEpisode
-            if state.sleepTimer == .endOfEpisode { state.sleepTimer = .off }
+            // The queue goes on by itself unless the sleep timer waited for this end; the
+            // player's "next" (a media key) always goes on.
+            let playsNext = end.reason == .next || state.sleepTimer != .endOfEpisode
+            if state.sleepTimer == .endOfEpisode, end.reason != .next { state.sleepTimer = .off }
             commands.append(.setTicking(false))
             commands.append(.advanceQueue(after: playing.episodeID, end, playsNext: playsNext))
             state.status = UIWords.ended(playing.title, end)

@@ -179,9 +179,10 @@ actor Effects {
             let executable = try PlayerExecutable.locate(configured: settings[.player].value?.text, environment: configuration.environment)
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: configuration.libraryDirectory, terminalOutput: .discard,
-                environment: configuration.environment, extraOptions: settings.playerOptions)
+                environment: configuration.environment, extraOptions: settings.playerOptions, mpris: settings.playerMPRIS)
             let started = try await EpisodeListening.start(
-                entry, of: podcast, library: library, player: player, options: .init(defaultSpeed: settings.speed))
+                entry, of: podcast, library: library, player: player,
+                options: .init(defaultSpeed: settings.speed, offersNext: true))
             listening = started
             let send = send
             let clock = clock

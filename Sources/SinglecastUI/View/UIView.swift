@@ -28,15 +28,18 @@ public enum UIView {
         return canvas
     }
 
-    private static let tabs: [(UIState.Screen, String)] = [
-        (.browse, "1 Podcasts"), (.new, "2 New"), (.queue, "3 Queue"), (.downloads, "4 Downloads"), (.search, "5 Search"),
+    private static let tabs: [(UIState.Screen, KeyMap.Action, String)] = [
+        (.browse, .viewPodcasts, "Podcasts"), (.new, .viewNew, "New"), (.queue, .viewQueue, "Queue"),
+        (.downloads, .viewDownloads, "Downloads"), (.search, .viewSearch, "Search"),
     ]
 
     private static func drawTabs(_ state: UIState, _ area: Rect, _ canvas: inout Canvas) {
+        let labels = KeyLabels(state)
         var x = area.x
-        for (screen, label) in tabs {
+        for (screen, action, name) in tabs {
             let style: CellStyle = screen == state.screen ? [.reverse, .bold] : []
-            x += canvas.put(" \(label) ", x: x, y: area.y, style: style) + 1
+            let key = labels.first(action)
+            x += canvas.put(" \(key.isEmpty ? name : key + " " + name) ", x: x, y: area.y, style: style) + 1
         }
         if !state.refreshing.isEmpty {
             let text = "\(state.glyphs.updating) \(state.refreshing.count)"
@@ -66,16 +69,35 @@ public enum UIView {
     private static func hints(_ state: UIState) -> String {
         if state.showsHelp { return "any key closes the help" }
         if state.input != nil { return "Enter done  Esc cancel" }
+        let keys = KeyLabels(state)
+        let hints: [(String, String)]
         switch state.screen {
         case .browse, .new:
-            return "Enter play  Space queue  p pause  f/b seek  ]/[ speed  s download  m played  r refresh  / filter  h help  q quit"
+            hints = [
+                (keys.first(.open), "play"), (keys.first(.enqueue), "queue"), (keys.first(.pause), "pause"),
+                (keys.first(.forward, .back), "seek"), (keys.first(.faster, .slower), "speed"), (keys.first(.download), "download"),
+                (keys.first(.played), "played"), (keys.first(.refreshAll), "refresh"), (keys.first(.filter), "filter"),
+                (keys.first(.help), "help"), (keys.first(.quit), "quit"),
+            ]
         case .queue:
-            return "Enter play  K/J move  x remove  n next  c clear  p pause  / filter  h help  q quit"
+            hints = [
+                (keys.first(.open), "play"), (keys.first(.moveUp, .moveDown), "move"), (keys.first(.delete), "remove"),
+                (keys.first(.nextInQueue), "next"), (keys.first(.clearQueue), "clear"), (keys.first(.pause), "pause"),
+                (keys.first(.filter), "filter"), (keys.first(.help), "help"), (keys.first(.quit), "quit"),
+            ]
         case .downloads:
-            return "↑/↓ move  / filter  1 podcasts  h help  q quit"
+            hints = [
+                (keys.first(.up, .down), "move"), (keys.first(.filter), "filter"), (keys.first(.viewPodcasts), "podcasts"),
+                (keys.first(.help), "help"), (keys.first(.quit), "quit"),
+            ]
         case .search:
-            return state.search.isEditing
-                ? "type a term  Enter search  Esc results" : "a subscribe  Enter new search  u URL  / filter  h help  q quit"
+            // Typing a term, the keys are the text field's own.
+            if state.search.isEditing { return "type a term  Enter search  Esc results" }
+            hints = [
+                (keys.first(.add), "subscribe"), (keys.first(.open), "new search"), (keys.first(.url), "URL"),
+                (keys.first(.filter), "filter"), (keys.first(.help), "help"), (keys.first(.quit), "quit"),
+            ]
         }
+        return hints.filter { !$0.0.isEmpty }.map { "\($0.0) \($0.1)" }.joined(separator: "  ")
     }
 }

@@ -55,7 +55,7 @@ enum UIWords {
     static func ended(_ title: String, _ end: ListeningEnd) -> StatusLine? {
         switch end.reason {
         case .end: StatusLine("Finished \(title).")
-        case .quit, .stopped: nil
+        case .quit, .next, .stopped: nil
         case .playerDied:
             StatusLine(
                 "mpv stopped unexpectedly" + (end.position.map { "; the position is saved at \(UIFormat.duration($0))" } ?? "")

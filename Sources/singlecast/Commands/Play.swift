@@ -14,10 +14,12 @@ extension Singlecast {
                 from 5 s before the moment it was said). Without N, the episode heard most recently that is not finished continues. \
                 Playing resumes 5 s before the saved position; stopping within the last 30 s (or 2 %) \
                 marks the episode played. mpv's own keys work on a terminal: space pauses, arrows seek, \
-                q quits. The player is mpv on PATH, or the program $SINGLECAST_PLAYER (or the config \
+                q quits; with mpv-mpris installed, the desktop's media keys and controls work too \
+                (config: player-mpris). The player is mpv on PATH, or the program $SINGLECAST_PLAYER (or the config \
                 file's player) names, given the config file's player-options. \
                 With --queue the queue plays through: an episode heard to its end leaves it and the \
-                next starts by itself; q or Ctrl-C stops, the episode staying queued with its position.
+                next starts by itself, and the desktop's Next (or mpv's >) skips to it; q or Ctrl-C \
+                stops, the episode staying queued with its position.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -67,10 +69,10 @@ extension Singlecast {
             let output: MpvPlayer.TerminalOutput = interactive ? (json ? .standardError : .inherit) : .discard
             let player = MpvPlayer(
                 executable: executable, libraryDirectory: global.libraryDirectory, terminalOutput: output,
-                environment: global.environment, extraOptions: settings.playerOptions)
+                environment: global.environment, extraOptions: settings.playerOptions, mpris: settings.playerMPRIS)
             let start = fromStart ? 0 : at?.seconds ?? first.moment.map(ListeningRules.startPosition(forMomentAt:))
             let options = EpisodeListening.Options(
-                start: start, speed: speed?.value, interactive: interactive, defaultSpeed: settings.speed)
+                start: start, speed: speed?.value, interactive: interactive, defaultSpeed: settings.speed, offersNext: queue)
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }
@@ -90,7 +92,7 @@ extension Singlecast {
                     guard queue, let end else { return (end, current) }
                     // The queue's rule decides what leaves it and what plays next.
                     let next = try await library.advanceQueue(after: current.entry.id, end)
-                    guard let next, sleep != .endOfEpisode, !stop.isRequested else { return (end, current) }
+                    guard let next, sleep != .endOfEpisode || end.reason == .next, !stop.isRequested else { return (end, current) }
                     current = ChosenEpisode(podcast: next.podcast, entry: next.entry)
                 }
             }
@@ -147,7 +149,7 @@ extension Singlecast {
         private static func exit(after end: ListeningEnd?, signal: ExitCode?, episode: ChosenEpisode) throws {
             guard let end else { throw ExitCode.failure }
             switch end.reason {
-            case .end, .quit:
+            case .end, .quit, .next:
                 if let signal { throw signal }
             case .stopped:
                 throw signal ?? ExitCode(130)

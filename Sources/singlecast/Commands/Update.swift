@@ -13,8 +13,10 @@ extension Singlecast {
                 requests, so an unchanged feed costs one round trip. With --download, the new \
                 episodes of subscriptions whose policy is `--auto new` are downloaded (all new \
                 episodes of the podcasts named, when some are), with their transcripts and chapters \
-                for subscriptions with `--extras`. Exit status: 0 when every feed \
-                updated, 1 when any failed.
+                for subscriptions with `--extras`. The systemd timer runs `update --if-due \
+                --changes-only` every 15 minutes: it updates once the config file's [update] every has \
+                passed since the last timed update, and names only the podcasts that changed or failed. \
+                Exit status: 0 when every feed updated, 1 when any failed.
                 """
         )
 
@@ -36,12 +38,24 @@ extension Singlecast {
         var json = false
 
         @Flag(
+            help: """
+                Update only once the set time has passed since the last update run with --if-due, as the \
+                systemd timer runs it; else do nothing (config: update.every).
+                """)
+        var ifDue = false
+
+        @Flag(help: "Name only the podcasts that changed or failed, without a summary: nothing when nothing changed.")
+        var changesOnly = false
+
+        @Flag(
             inversion: .prefixedNo,
             help: "Sync with the remembered sync server before and after the update (see `singlecast sync`; config: update.sync).")
         var sync: Bool?
 
         func validate() throws {
             if background && download != true { throw ValidationError("--background goes with --download.") }
+            if ifDue && !podcasts.isEmpty { throw ValidationError("--if-due updates every subscription: it takes no PODCAST.") }
+            if changesOnly && json { throw ValidationError("--changes-only and --json do not go together.") }
             try JobsOption.validate(jobs)
         }
 
@@ -68,6 +82,8 @@ extension Singlecast {
             }
             defer { withExtendedLifetime(lock) {} }
             let library = try await global.openLibrary()
+            let began = Date()
+            if ifDue, !settings.updateSchedule.isDue(now: began, last: try await library.lastTimedUpdate()) { return }
             var named: Set<Int64>?
             if !podcasts.isEmpty {
                 named = Set(try await library.podcasts(matching: podcasts.map { FeedReference($0) }).map { try $0.get().id })
@@ -85,8 +101,10 @@ extension Singlecast {
                     synced = try await syncRun.sync(json: json)
                 }
             }
-            let results = try await SubscriptionUpdate(global: global, library: library, json: json, printsJSON: !oneDocument)
-                .run(podcastIDs: named)
+            let results = try await SubscriptionUpdate(
+                global: global, library: library, json: json, printsJSON: !oneDocument, changesOnly: changesOnly
+            ).run(podcastIDs: named)
+            if ifDue, UpdateSchedule.counts(results.map(\.status)) { try await library.recordTimedUpdate(at: began) }
             if download {
                 let buffer = try await global.progressBuffer(library)
                 // Files left by a lost database are taken back first: they are not fetched again.
@@ -142,12 +160,14 @@ struct SubscriptionUpdate {
     var json: Bool
     /// With `json`: print the list (else the caller prints it inside a document of its own).
     var printsJSON = true
+    /// Print only the podcasts that changed or failed, and no summary.
+    var changesOnly = false
 
     /// Updates the subscriptions with these ids (all of them when nil).
     func run(podcastIDs: Set<Int64>?) async throws -> [PodcastUpdate] {
         var summaries = try await library.subscriptions()
         if let podcastIDs { summaries = summaries.filter { podcastIDs.contains($0.podcast.id) } }
-        let live = !json && TTY.isTerminal(stdout: true)
+        let live = !json && !changesOnly && TTY.isTerminal(stdout: true)
         let counter = Mutex((done: 0, failed: 0))
         let total = summaries.count
         let results = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
@@ -161,7 +181,7 @@ struct SubscriptionUpdate {
                 if live {
                     let failures = failed > 0 ? " … \(failed) failed" : ""
                     StandardStreams.write("\u{1B}[2K\rUpdating \(done) of \(total)\(failures)", to: STDOUT_FILENO)
-                } else if !json {
+                } else if !json && (!changesOnly || Self.isChange(update)) {
                     printNow(Self.line(update))
                 }
             }
@@ -172,15 +192,19 @@ struct SubscriptionUpdate {
         }
         if live {
             StandardStreams.write("\u{1B}[2K\r", to: STDOUT_FILENO)
-            for update in results where update.newCount > 0 || update.status != .ok && update.status != .notModified {
-                printNow(Self.line(update))
-            }
+            for update in results where Self.isChange(update) { printNow(Self.line(update)) }
         }
+        if changesOnly { return results }
         let added = results.reduce(0) { $0 + $1.newCount }
         let failed = results.filter { if case .failed = $0.status { true } else { false } }.count
         printNow("Updated \(results.count) podcast\(results.count == 1 ? "" : "s"): \(added) new episode\(added == 1 ? "" : "s")"
             + (failed > 0 ? ", \(failed) failed" : ""))
         return results
+    }
+
+    /// Whether an update is worth a line when only changes are: new episodes, a move, a gone feed or a failure.
+    static func isChange(_ update: PodcastUpdate) -> Bool {
+        update.newCount > 0 || update.status != .ok && update.status != .notModified
     }
 
     /// `Title: 3 new`, `Title: not modified`, `Title: error: …`

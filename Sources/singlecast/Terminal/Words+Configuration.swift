@@ -38,7 +38,7 @@ extension Words {
     /// The type a kind takes: `a string`, `a whole number`.
     static func type(of kind: Setting.Kind) -> String {
         switch kind {
-        case .text, .path, .fileNameTemplate, .choice: "a string"
+        case .text, .path, .fileNameTemplate, .choice, .interval: "a string"
         case .integer: "a whole number"
         case .number: "a number"
         case .boolean: "true or false"
@@ -56,6 +56,7 @@ extension Words {
         case .number(let range): "a number from \(number(range.lowerBound)) to \(number(range.upperBound))"
         case .path: "a path"
         case .duration: "a duration such as 90s, 10m or 24h"
+        case .interval: "hourly, daily, weekly, or a duration such as 30m, 6h or 2d"
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .episodeCount: "a number of episodes from 1, or \"all\""
         default: type(of: kind)
@@ -160,6 +161,7 @@ extension Words {
         case .giveUpAfter: "How long a download waits for the network without a byte (--give-up-after, $SINGLECAST_GIVE_UP_AFTER)."
         case .player: "The player: mpv, or a program that execs it ($SINGLECAST_PLAYER); default: mpv on PATH."
         case .playerOptions: "Extra options for mpv, such as [\"--volume=70\"]."
+        case .playerMPRIS: "Whether mpv shows in the desktop's media controls when mpv-mpris is installed (false: --load-scripts=no)."
         case .speed: "The speed of a podcast that has none of its own, 0.25 to 4 (play --speed sets one)."
         case .skipForward: "How far f jumps forward in the terminal UI, in seconds."
         case .skipBack: "How far b jumps back in the terminal UI, in seconds."
@@ -171,7 +173,7 @@ extension Words {
         case .syncUser: "The sync account's user name (sync --user)."
         case .syncDevice: "This device's id on the server (sync --device)."
         case .syncAPI: "The server's API: gpodder or nextcloud (sync --api)."
-        case .updateEvery: "How often the systemd timer updates (its OnCalendar=: hourly, daily, *:0/30)."
+        case .updateEvery: "How often the systemd timer updates: hourly, daily, weekly, or 30m, 6h, 2d (at most every 15m)."
         case .updateDownload: "Whether the timed update downloads the new episodes (update --download)."
         case .updateSync: "Whether the timed update syncs (update --sync)."
         default: ""

@@ -223,6 +223,7 @@ enum Words {
         switch reason {
         case .end: "end"
         case .quit: "quit"
+        case .next: "next"
         case .stopped: "signal"
         case .playerDied: "player-died"
         case .failed: "failed"

@@ -28,4 +28,19 @@ import Testing
         #expect(try await library.queue().isEmpty)
         #expect(try await library.advanceQueue(after: episodes[3].id, finished) == nil, "never queued")
     }
+
+    @Test func theListenersNextGoesToTheFollowingEpisodeOrTheQueuesFirst() async throws {
+        let library = try Library.inMemory()
+        let episodes = try await LibraryQueueTests.show(library)
+        try await library.enqueue(episodeIDs: [episodes[0].id, episodes[1].id])
+        let skipped = ListeningEnd(position: 100, duration: 600, played: false, reason: .next)
+        #expect(try await library.advanceQueue(after: episodes[0].id, skipped)?.entry.id == episodes[1].id)
+        #expect(try await LibraryQueueTests.queuedTitles(library) == ["E0", "E1"], "skipped before its end: it stays")
+        #expect(try await library.advanceQueue(after: episodes[1].id, skipped) == nil, "the last one")
+        // An episode played from outside the queue: its Next plays the queue's first, as the UI's n.
+        #expect(try await library.advanceQueue(after: episodes[3].id, skipped)?.entry.id == episodes[0].id)
+        let skippedAtTheEnd = ListeningEnd(position: 590, duration: 600, played: true, reason: .next)
+        #expect(try await library.advanceQueue(after: episodes[0].id, skippedAtTheEnd)?.entry.id == episodes[1].id)
+        #expect(try await LibraryQueueTests.queuedTitles(library) == ["E1"], "heard to its end: it leaves")
+    }
 }

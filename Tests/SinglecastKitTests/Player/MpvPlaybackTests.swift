@@ -176,6 +176,31 @@ import Testing
         #expect(playback.end() == PlaybackEnd(position: 0, duration: 6, reason: reason))
     }
 
+    /// mpv-mpris's Next is mpv's playlist-next: the file stops and the entry after it starts.
+    @Test(arguments: [
+        ([#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#, #"{"event":"start-file","playlist_entry_id":2}"#], false, PlaybackEnd.Reason.next),
+        ([#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#, #"{"event":"idle"}"#], false, .quit),
+        ([#"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"start-file","playlist_entry_id":2}"#], true, .endOfFile),
+        ([#"{"event":"end-file","reason":"quit","playlist_entry_id":1}"#], true, .quit),
+    ])
+    func aRequestOfferingANextEndsWithItOnlyWhenMpvMovesOn(lines: [String], overAtItsEnd: Bool, reason: PlaybackEnd.Reason) {
+        var playback = MpvPlayback(offersNext: true)
+        _ = feed(Self.loading + [lines[0]], into: &playback)
+        // A stop waits to learn whether mpv moves on before mpv is told to quit.
+        #expect(playback.isOver == overAtItsEnd)
+        _ = feed(Array(lines.dropFirst()), into: &playback)
+        #expect(playback.isOver)
+        #expect(playback.end() == PlaybackEnd(position: 0, duration: 6, reason: reason))
+    }
+
+    @Test func withoutANextOfferedAnotherFileAfterAStopIsNoNext() {
+        var playback = MpvPlayback()
+        _ = feed(Self.loading + [#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#], into: &playback)
+        #expect(playback.isOver)
+        _ = feed([#"{"event":"start-file","playlist_entry_id":2}"#], into: &playback)
+        #expect(playback.end().reason == .quit)
+    }
+
     @Test func theEndOfTheFileBeforeAStopStaysTheEndOfTheFile() {
         var playback = MpvPlayback()
         _ = feed(Self.loading + [#"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#], into: &playback)
@@ -303,10 +328,31 @@ import Testing
             chaptersFile: nil,
             stream: MpvPlayer.StreamTarget(
                 url: URL(string: "https://example.com/a.mp3")!, credentials: Credentials(user: "bob", password: "hunter2")))
-        #expect(commands.last == [.string("loadfile"), .string("https://example.com/a.mp3"), .string("replace")])
-        #expect(commands.contains([.string("set_property"), .string("http-header-fields"), .array([.string("Authorization: Basic Ym9iOmh1bnRlcjI=")])]))
-        #expect(commands.contains([.string("set_property"), .string("start"), .string("12.500")]))
-        #expect(commands.contains([.string("set_property"), .string("speed"), .number(1.25)]))
+        #expect(commands.last == .array([.string("loadfile"), .string("https://example.com/a.mp3"), .string("replace")]))
+        #expect(commands.contains(.array([.string("set_property"), .string("http-header-fields"), .array([.string("Authorization: Basic Ym9iOmh1bnRlcjI=")])])))
+        #expect(commands.contains(.array([.string("set_property"), .string("start"), .string("12.500")])))
+        #expect(commands.contains(.array([.string("set_property"), .string("speed"), .number(1.25)])))
+    }
+
+    @Test func aRequestOfferingANextGivesMpvAnEntryToMoveTo() {
+        let player = MpvPlayer(executable: PlayerExecutable(path: "/usr/bin/mpv"), libraryDirectory: URL(fileURLWithPath: "/lib"), environment: [:])
+        let offering = player.loadCommands(PlaybackRequest(source: .file("/a.mp3"), offersNext: true), chaptersFile: nil, stream: nil)
+        #expect(offering.last == MpvPlayer.nextEntry)
+        #expect(offering.dropLast().last == .array([.string("loadfile"), .string("/a.mp3"), .string("replace")]))
+        let line = String(decoding: MpvMessage.commandLine(MpvPlayer.nextEntry, requestID: 2), as: UTF8.self)
+        #expect(line == #"{"command":{"flags":"append","name":"loadfile","options":{"msg-level":"all=no"},"url":"memory://"},"request_id":2}"# + "\n")
+        let plain = player.loadCommands(PlaybackRequest(source: .file("/a.mp3")), chaptersFile: nil, stream: nil)
+        #expect(!plain.contains(MpvPlayer.nextEntry))
+    }
+
+    @Test func playerMPRISOffKeepsMpvFromLoadingItsScripts() {
+        var player = MpvPlayer(executable: PlayerExecutable(path: "/usr/bin/mpv"), libraryDirectory: URL(fileURLWithPath: "/lib"), environment: [:])
+        #expect(!player.arguments(socket: "/s", interactive: false).contains("--load-scripts=no"))
+        player.mpris = false
+        player.extraOptions = ["--load-scripts=yes"]
+        // After the user's options, so that it wins.
+        #expect(player.arguments(socket: "/s", interactive: false).suffix(from: 2).contains("--load-scripts=no"))
+        #expect(player.arguments(socket: "/s", interactive: false).last { $0.hasPrefix("--load-scripts") } == "--load-scripts=no")
     }
 
     @Test func theSocketFolderFollowsTheDaemonsRule() {

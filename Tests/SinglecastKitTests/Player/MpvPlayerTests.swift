@@ -134,6 +134,37 @@ import TestSupport
         }
     }
 
+    /// mpv's playlist-next is what MPRIS's Next (mpv-mpris) and mpv's `>` key send.
+    @Test func playlistNextEndsARequestOfferingANextWithNext() async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), offersNext: true) }) { _, session, recorder in
+            _ = try #require(await recorder.started())
+            #expect(MpvClient.send(session.socketPath, ["playlist-next"]))
+            let end = try #require(await recorder.end())
+            #expect(end.reason == .next)
+            #expect(end.position != nil)
+            #expect(TestProcess.isGone(session.processID))
+        }
+    }
+
+    @Test func playlistNextDoesNothingWithoutANextOffered() async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60))) }) { _, session, recorder in
+            _ = try #require(await recorder.started())
+            #expect(MpvClient.send(session.socketPath, ["playlist-next"]))
+            // Still playing: a seek after it is answered and reported.
+            try await session.seek(to: 30)
+            _ = try #require(await recorder.first { if case .seeked = $0 { true } else { false } })
+            #expect(!recorder.events.contains { if case .ended = $0 { true } else { false } })
+        }
+    }
+
+    @Test func anEpisodeOfferingANextStillEndsAtItsEndOfFile() async throws {
+        try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 1)), offersNext: true) }) { _, session, recorder in
+            let end = try #require(await recorder.end())
+            #expect(end.reason == .endOfFile)
+            #expect(TestProcess.isGone(session.processID))
+        }
+    }
+
     @Test func mpvKilledIsPlayerDiedWithTheLastPosition() async throws {
         try await playing({ PlaybackRequest(source: .file(try $0.wav(seconds: 60)), start: 1) }) { _, session, recorder in
             _ = try #require(await recorder.started())

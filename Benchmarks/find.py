@@ -18,7 +18,7 @@ Printed, from one run on the same machine:
           process), against Python's sqlite3 indexing the same text (its own timing of the
           inserts and the commit, without loading the text or starting Python) (titles, notes reduced as
           Singlecast reduces them, the transcripts' runs of cues) into an FTS5 table defined as
-          Singlecast's is (contentless, columnsize=0, the same tokenizer), interleaved, medians of
+          Singlecast's is (contentless, the same tokenizer), interleaved, medians of
           --runs rounds (3 by default); wall time, and the CPU time of each (Python's sqlite3
           writes with a rollback journal and waits for the disk, so its wall time varies with the
           disk, its CPU time with the load);
@@ -197,7 +197,7 @@ documents = json.load(open(sys.argv[1]))
 database = sqlite3.connect(sys.argv[2])
 start = time.perf_counter()
 cpu = time.process_time()
-database.execute("CREATE VIRTUAL TABLE t USING fts5(title, notes, transcript, content='', columnsize=0, "
+database.execute("CREATE VIRTUAL TABLE t USING fts5(title, notes, transcript, content='', "
                  "tokenize='unicode61 remove_diacritics 2')")
 database.executemany("INSERT INTO t (rowid, title, notes, transcript) VALUES (?, ?, ?, ?)",
                      ((number + 1, *document) for number, document in enumerate(documents)))

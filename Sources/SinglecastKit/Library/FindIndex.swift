@@ -38,9 +38,8 @@ enum FindIndex {
             transcriptsChanged = try TranscriptChanges.stamp(db) != String.fetchOne(
                 db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [FindIndex.transcriptStampKey])
             if episodes > 0 || transcriptsChanged {
-                // Counted only when there is work: a `find` with none stays a lookup. The documents
-                // written since the index was last emptied are numbered from 1 (see `clear`).
-                let rows = try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'findDocument'") ?? 0
+                // Counted only when there is work: a `find` with none stays a lookup.
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM findText_docsize") ?? 0
                 let live = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM findDocument") ?? 0
                 needsRebuild = rows - live > max(live, FindIndex.batchSize)
             } else {
@@ -58,7 +57,6 @@ enum FindIndex {
             sql: """
                 INSERT INTO findText (findText) VALUES ('delete-all');
                 DELETE FROM findDocument;
-                DELETE FROM sqlite_sequence WHERE name = 'findDocument';
                 DELETE FROM findTranscript;
                 DELETE FROM findDirty;
                 DELETE FROM setting WHERE key IN (?, ?);

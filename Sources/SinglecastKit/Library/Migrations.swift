@@ -461,23 +461,6 @@ extension Library {
                 try PodcastCounts.recount(podcastID: podcastID, db: db)
             }
         }
-        migrator.registerMigration("v13-find-columnsize") { db in
-            // `find`'s text index again, without each document's column sizes (`columnsize=0`):
-            // `bm25()` then reads no row of its own for each match, and ranks by how often the
-            // words occur, weighed by column, whatever the length of the text. Emptied, the
-            // index is built again by the next `find`, as a library from before v11's is.
-            try db.execute(
-                sql: """
-                    DROP TABLE findText;
-                    CREATE VIRTUAL TABLE findText USING fts5(
-                      title, notes, transcript, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
-                    DELETE FROM findDocument;
-                    DELETE FROM sqlite_sequence WHERE name = 'findDocument';
-                    DELETE FROM findTranscript;
-                    DELETE FROM findDirty;
-                    DELETE FROM setting WHERE key IN ('findIndexedThrough', 'findTranscriptStamp');
-                    """)
-        }
         return migrator
     }
 }

@@ -17,9 +17,15 @@ Printed, from one run on the same machine:
   build   the first `find` on the unindexed library (the index built from nothing, as a whole
           process), against Python's sqlite3 indexing the same text (its own timing of the
           inserts and the commit, without loading the text or starting Python) (titles, notes reduced as
-          Singlecast reduces them, the transcripts' runs of cues) into a contentless FTS5
-          table with the same tokenizer, interleaved, medians of --runs rounds (3 by default);
-  size    the library's file before and after indexing, and the index's share;
+          Singlecast reduces them, the transcripts' runs of cues) into an FTS5 table defined as
+          Singlecast's is (contentless, the same tokenizer), interleaved, medians of
+          --runs rounds (3 by default); wall time, and the CPU time of each (Python's sqlite3
+          writes with a rollback journal and waits for the disk, so its wall time varies with the
+          disk, its CPU time with the load);
+  size    what indexing adds: the index's tables (their pages, from dbstat) and the growth of
+          the database file, against the library it indexes, which is the database and the
+          transcripts it saved (the text of both is in the index; the benchmark has no audio),
+          and, for comparison, against the database alone;
   queries whole-process medians of `find` (21 rounds, interleaved): two words matching about
           1 % of the episodes, one matching a third, a phrase, a prefix.
 """
@@ -44,6 +50,23 @@ def wall(command, env):
     start = time.perf_counter()
     subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - start
+
+
+def wall_and_cpu(command, env):
+    """Wall seconds and the child's user + system CPU seconds."""
+    before = os.times()
+    seconds = wall(command, env)
+    after = os.times()
+    return seconds, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def index_bytes(path):
+    """The bytes of the pages of `find`'s tables (the FTS5 table's shadow tables and its own)."""
+    database = sqlite3.connect(path)
+    size = database.execute("SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'find%' OR name LIKE 'sqlite_autoindex_find%'"
+                            ).fetchone()[0]
+    database.close()
+    return size or 0
 
 
 def markers(number):
@@ -173,12 +196,14 @@ import json, sqlite3, sys, time
 documents = json.load(open(sys.argv[1]))
 database = sqlite3.connect(sys.argv[2])
 start = time.perf_counter()
+cpu = time.process_time()
 database.execute("CREATE VIRTUAL TABLE t USING fts5(title, notes, transcript, content='', "
                  "tokenize='unicode61 remove_diacritics 2')")
-database.executemany("INSERT INTO t (title, notes, transcript) VALUES (?, ?, ?)", documents)
+database.executemany("INSERT INTO t (rowid, title, notes, transcript) VALUES (?, ?, ?, ?)",
+                     ((number + 1, *document) for number, document in enumerate(documents)))
 database.commit()
 database.close()
-print(time.perf_counter() - start)
+print(time.perf_counter() - start, time.process_time() - cpu)
 """
 
 
@@ -203,7 +228,7 @@ def main():
     for number in range(runs):
         def ours():
             shutil.copyfile(pristine, database)
-            return wall(singlecast + ["find", "kestrel", "marmot"], env)
+            return wall_and_cpu(singlecast + ["find", "kestrel", "marmot"], env)
 
         def theirs():
             target = os.path.join(work, "python.sqlite")
@@ -211,11 +236,12 @@ def main():
             # Its own figure: the indexing alone, without loading the text or starting Python.
             printed = subprocess.run([sys.executable, "-c", PYTHON_INDEX, reference, target], check=True,
                                      capture_output=True, text=True).stdout
-            return float(printed)
+            return tuple(float(figure) for figure in printed.split())
 
         pair = (ours(), theirs()) if number % 2 == 0 else tuple(reversed((theirs(), ours())))
         build_rounds.append(pair)
     after = os.path.getsize(database)
+    index = index_bytes(database) - index_bytes(pristine)
     documents = sum(1 for _ in json.load(open(reference)))
 
     query_rounds = {name: [] for name, _ in QUERIES}
@@ -231,13 +257,17 @@ def main():
     load = os.getloadavg()
     print(f"\nfind.py: {PODCASTS} podcasts, {PODCASTS * EPISODES} episodes, {len(transcripts)} one-hour transcripts "
           f"({transcript_bytes / 1e6:.0f} MB), {documents} documents; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    ours = statistics.median(r[0] for r in build_rounds)
-    theirs = statistics.median(r[1] for r in build_rounds)
-    ratio = statistics.median(r[0] / r[1] for r in build_rounds)
-    print(f"  build: singlecast find (first, whole process) {ours:7.2f} s   python3 sqlite3 FTS5 {theirs:7.2f} s   "
-          f"{ratio:.2f}x (median of {runs} interleaved rounds; target 1.5x)")
-    print(f"  size:  library {before / 1e6:.1f} MB unindexed, {after / 1e6:.1f} MB indexed: +{(after - before) / before * 100:.0f} % "
-          f"of the database (+{(after - before) / (before + transcript_bytes) * 100:.0f} % of database and transcripts; target 40 %)")
+    def median(figure):
+        return statistics.median(figure(r) for r in build_rounds)
+
+    print(f"  build: singlecast find (first, whole process) {median(lambda r: r[0][0]):7.2f} s, {median(lambda r: r[0][1]):.2f} s CPU;"
+          f"  python3 sqlite3 FTS5 {median(lambda r: r[1][0]):7.2f} s, {median(lambda r: r[1][1]):.2f} s CPU;"
+          f"  {median(lambda r: r[0][0] / r[1][0]):.2f}x wall, {median(lambda r: r[0][1] / r[1][1]):.2f}x CPU"
+          f" (medians of {runs} interleaved rounds; target 1.5x)")
+    library = before + transcript_bytes
+    print(f"  size:  the library: database {before / 1e6:.1f} MB + transcripts {transcript_bytes / 1e6:.1f} MB = {library / 1e6:.1f} MB;"
+          f" the index {index / 1e6:.1f} MB (database file +{(after - before) / 1e6:.1f} MB):"
+          f" +{index / library * 100:.0f} % of the library (target 40 %), +{index / before * 100:.0f} % of the database alone")
     for name, words in QUERIES:
         median = statistics.median(query_rounds[name]) * 1000
         print(f"  query: find {' '.join(words):<20} {median:7.1f} ms  ({name}; {counts[name]})")

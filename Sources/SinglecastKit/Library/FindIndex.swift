@@ -318,60 +318,80 @@ enum FindIndex {
     /// The best `limit` episodes that match `expression` (an FTS5 query built by
     /// ``FindQuery``), with how many match in all. An episode no longer in its feed is not found.
     static func search(_ expression: String, podcastID: Int64?, limit: Int, db: Database) throws -> ([Hit], Int) {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                WITH hits AS MATERIALIZED (
-                  SELECT rowid, bm25(findText, \(weights)) AS score FROM findText WHERE findText MATCH :expression)
-                SELECT findDocument.episodeId, findDocument.extraId, findDocument.firstCue, findDocument.start,
-                  MIN(hits.score) AS score, COUNT(*) OVER () AS total
-                FROM hits JOIN findDocument ON findDocument.id = hits.rowid
-                WHERE NOT findDocument.unlisted AND (:podcast IS NULL OR findDocument.podcastId = :podcast)
-                GROUP BY findDocument.episodeId
-                ORDER BY score, findDocument.published DESC, findDocument.episodeId DESC
-                LIMIT :limit
-                """,
-            arguments: ["expression": expression, "podcast": podcastID, "limit": limit])
-        let total = rows.first?["total"] as Int? ?? 0
-        let downloads = rows.isEmpty ? [:] : try Library.downloadsByEnclosureURL(db)
-        var podcasts: [Int64: StoredPodcast] = [:]
-        let hits = try rows.compactMap { row -> Hit? in
-            guard var hit = try episode(id: row[0], db: db, downloads: downloads, podcasts: &podcasts) else { return nil }
-            hit.score = row["score"]
-            if let extraID = row[1] as Int64? {
-                hit.firstCue = row[2]
-                hit.start = row[3]
+        // Each episode's best document is picked here, as the matches stream by: grouping and
+        // counting them in SQL sorts and buffers every match.
+        let matches = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT findDocument.episodeId, bm25(findText, \(weights)), findDocument.published,
+                      findDocument.extraId, findDocument.firstCue, findDocument.start
+                    FROM findText JOIN findDocument ON findDocument.id = findText.rowid
+                    WHERE findText MATCH :expression AND NOT findDocument.unlisted
+                      AND (:podcast IS NULL OR findDocument.podcastId = :podcast)
+                    """),
+            arguments: ["expression": expression, "podcast": podcastID])
+        var best: [Int64: Match] = [:]
+        while let row = try matches.next() {
+            let episodeID: Int64 = row[0]
+            let score: Double = row[1]
+            if let known = best[episodeID], known.score <= score { continue }
+            best[episodeID] = Match(
+                episodeID: episodeID, score: score, published: row[2], extraID: row[3], firstCue: row[4], start: row[5])
+        }
+        let rows = best.values.sorted(by: Match.ranksBefore).prefix(limit)
+        let total = best.count
+        let found = try zip(rows, episodes(ids: rows.map(\.episodeID), db: db)).compactMap { match, found -> Hit? in
+            guard var hit = found else { return nil }
+            hit.score = match.score
+            if let extraID = match.extraID {
+                hit.firstCue = match.firstCue
+                hit.start = match.start
                 hit.transcript = try transcript(episodeID: hit.entry.id, extraID: extraID, db: db)
             }
             return hit
         }
-        return (hits, total)
+        return (found, total)
     }
 
-    /// An episode as a result shows it, with its podcast and its text.
-    static func episode(id: Int64, db: Database) throws -> Hit? {
-        var podcasts: [Int64: StoredPodcast] = [:]
-        return try episode(id: id, db: db, downloads: Library.downloadsByEnclosureURL(db), podcasts: &podcasts)
+    /// An episode's best matching document.
+    private struct Match {
+        var episodeID: Int64
+        var score: Double
+        var published: Double?
+        var extraID: Int64?
+        var firstCue: Int?
+        var start: Double?
+
+        /// Better scores first (`bm25()` is lower the better), ties newest first.
+        static func ranksBefore(_ a: Match, _ b: Match) -> Bool {
+            if a.score != b.score { return a.score < b.score }
+            if a.published != b.published { return (a.published ?? -.infinity) > (b.published ?? -.infinity) }
+            return a.episodeID > b.episodeID
+        }
     }
 
-    private static func episode(
-        id: Int64, db: Database, downloads: [String: Download], podcasts: inout [Int64: StoredPodcast]
-    ) throws -> Hit? {
+    /// Episodes as results show them, with their podcasts and their text, in the order of
+    /// `ids` (nil for one no longer in the library). Only their own downloads are read: a
+    /// library keeps thousands.
+    static func episodes(ids: [Int64], db: Database) throws -> [Hit?] {
         let count = EpisodeColumns.entryColumnCount
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(EpisodeColumns.entrySelection()), episode.podcastId, episode.description
-                        FROM \(EpisodeColumns.withPlayback) WHERE episode.id = ?
-                        """),
-                arguments: [id])
-        else { return nil }
-        let podcastID: Int64 = row[count]
-        if podcasts[podcastID] == nil { podcasts[podcastID] = try Library.podcast(db, id: podcastID) }
-        guard let podcast = podcasts[podcastID] else { return nil }
-        let entry = EpisodeColumns.entry(from: row, downloads: downloads)
-        return Hit(podcast: podcast, entry: entry, description: row[count + 1], score: 0)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(EpisodeColumns.entrySelection()), episode.podcastId, episode.description
+                FROM \(EpisodeColumns.withPlayback) WHERE episode.id = ?
+                """)
+        let rows = try ids.map { id in try Row.fetchOne(statement, arguments: [id]) }
+        let downloads = try Library.downloads(
+            enclosureURLs: rows.compactMap { $0?[EpisodeColumns.enclosureURLIndex] as String? }, db: db)
+        var podcasts: [Int64: StoredPodcast] = [:]
+        return try rows.map { row in
+            guard let row else { return nil }
+            let podcastID: Int64 = row[count]
+            if podcasts[podcastID] == nil { podcasts[podcastID] = try Library.podcast(db, id: podcastID) }
+            guard let podcast = podcasts[podcastID] else { return nil }
+            let entry = EpisodeColumns.entry(from: row, downloads: downloads)
+            return Hit(podcast: podcast, entry: entry, description: row[count + 1], score: 0)
+        }
     }
 
     private static func transcript(episodeID: Int64, extraID: Int64, db: Database) throws -> SavedTranscript? {

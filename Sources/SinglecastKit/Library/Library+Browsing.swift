@@ -63,7 +63,7 @@ extension Library {
     }
 
     /// The downloads of these enclosure URLs, by URL.
-    private static func downloads(enclosureURLs urls: [String], db: Database) throws -> [String: Download] {
+    static func downloads(enclosureURLs urls: [String], db: Database) throws -> [String: Download] {
         guard !urls.isEmpty else { return [:] }
         let rows = try DownloadRow.filter(urls.contains(Column("enclosureURL"))).fetchAll(db)
         return Dictionary(rows.map { ($0.enclosureURL, $0.download) }) { first, _ in first }

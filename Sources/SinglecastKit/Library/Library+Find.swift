@@ -122,10 +122,9 @@ extension Library {
     /// episode has left the library since are left out).
     public func foundMoments() async throws -> [FoundMoment] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT episodeId, at FROM foundEpisode ORDER BY number").compactMap { found in
-                try FindIndex.episode(id: found["episodeId"], db: db).map { hit in
-                    FoundMoment(podcast: hit.podcast, entry: hit.entry, at: found["at"])
-                }
+            let found = try Row.fetchAll(db, sql: "SELECT episodeId, at FROM foundEpisode ORDER BY number")
+            return try zip(found, FindIndex.episodes(ids: found.map { $0["episodeId"] }, db: db)).compactMap { found, hit in
+                hit.map { FoundMoment(podcast: $0.podcast, entry: $0.entry, at: found["at"]) }
             }
         }
     }

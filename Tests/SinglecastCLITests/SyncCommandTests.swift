@@ -244,6 +244,24 @@ import TestSupport
         try await world.stop()
     }
 
+    /// A timed update (`--changes-only`) that syncs says what the sync changed, and nothing
+    /// once nothing changes.
+    @Test func aTimedUpdateSyncsSilentlyWhenNothingChanged() async throws {
+        let world = try await World.start()
+        let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
+        #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--api", "gpodder", "--device", "laptop"]).status == 0)
+        world.sync.subscriptionChange(user: "alice", device: "laptop", add: [alpha])
+        let changed = try await world.cli.run(["update", "--sync", "--changes-only"])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout.contains("Synced with") && changed.stdout.contains("here +1"), "\(changed.stdout)")
+        let before = world.sync.requests(to: .actions).count
+        let quiet = try await world.cli.run(["update", "--sync", "--changes-only"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout == "" && quiet.stderr == "", "\(quiet.stdout)\(quiet.stderr)")
+        #expect(world.sync.requests(to: .actions).count == before + 2, "it did sync, before and after")
+        try await world.stop()
+    }
+
     @Test func updateSyncJSONIsOneDocument() async throws {
         let world = try await World.start()
         let alpha = world.serveFeed("/alpha.xml", title: "Alpha")

@@ -37,6 +37,13 @@ public struct SyncReport: Equatable, Sendable, Codable {
         self.server = server
         self.api = api
     }
+
+    /// Whether the sync changed anything here or on the server, or has something to report:
+    /// subscriptions or episode actions moved either way, feed URLs rewritten, actions refused.
+    public var changedAnything: Bool {
+        addedHere + removedHere + addedThere + removedThere + rewrittenURLs + actionsApplied + actionsSent
+            + actionsRefused + playedWithoutLength > 0
+    }
 }
 
 /// A login to a sync server made before the library was at hand

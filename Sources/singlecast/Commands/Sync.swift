@@ -242,13 +242,16 @@ struct SyncRun {
     }
 
     /// Syncs, fetches the feeds of subscriptions added for the server, and prints the report;
-    /// returns whether everything went through (failures are printed).
+    /// returns whether everything went through (failures are printed). With `changesOnly` (a
+    /// timed update), a sync that changed nothing and had no failure prints nothing.
     /// `session` and `login`, when given, are the ones to sync with (see ``perform(session:login:)``).
-    func sync(json: Bool, session: HTTPSession? = nil, login: Result<SyncLogin, any Error>? = nil) async throws -> Bool {
+    func sync(
+        json: Bool, changesOnly: Bool = false, session: HTTPSession? = nil, login: Result<SyncLogin, any Error>? = nil
+    ) async throws -> Bool {
         guard let outcome = try await perform(session: session, login: login) else { return false }
         if json {
             try printJSON(self.json(outcome))
-        } else {
+        } else if !changesOnly || outcome.report.changedAnything || outcome.fetchFailures > 0 {
             printNow(
                 Words.syncSummary(outcome.report, server: Words.syncServer(account.server), fetchFailures: outcome.fetchFailures))
         }

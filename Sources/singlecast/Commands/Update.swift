@@ -44,7 +44,7 @@ extension Singlecast {
                 """)
         var ifDue = false
 
-        @Flag(help: "Name only the podcasts that changed or failed, without a summary: nothing when nothing changed.")
+        @Flag(help: "Name only the podcasts that changed or failed, without a summary, and a sync only when it changed something: nothing when nothing changed.")
         var changesOnly = false
 
         @Flag(
@@ -98,7 +98,7 @@ extension Singlecast {
                     syncBefore = try await syncRun.perform()
                     synced = syncBefore?.succeeded ?? false
                 } else {
-                    synced = try await syncRun.sync(json: json)
+                    synced = try await syncRun.sync(json: json, changesOnly: changesOnly)
                 }
             }
             let results = try await SubscriptionUpdate(
@@ -124,7 +124,7 @@ extension Singlecast {
                             syncBefore: syncBefore.map(syncRun.json), update: results.map(UpdateJSON.init),
                             syncAfter: syncAfter.map(syncRun.json)))
                 } else {
-                    synced = try await syncRun.sync(json: json) && synced
+                    synced = try await syncRun.sync(json: json, changesOnly: changesOnly) && synced
                 }
             }
             if !synced || results.contains(where: { if case .failed = $0.status { true } else { false } }) {

@@ -10,19 +10,24 @@ import Foundation
 public struct ShowNotes: Equatable, Sendable {
     /// The paragraphs, each on one line (a `<br>` inside one is a line break); list items
     /// start with `• `; a link whose text is not its URL is followed by its number, `[1]`.
-    public var paragraphs: [String]
+    public var paragraphs: [String] {
+        body.isEmpty ? [] : body.components(separatedBy: "\n\n")
+    }
     /// The http(s) links, each once, in the order of their numbers.
-    public var links: [String]
+    public private(set) var links: [String]
+    /// The paragraphs between blank lines, as the reduction writes them: no paragraph holds a
+    /// blank line, so the text needs no second pass.
+    private var body: String
 
     /// Reads show notes written in HTML, or in plain text (paragraphs between blank lines).
     public init(_ notes: String) {
         if notes.utf8.contains(UInt8(ascii: "<")) {
             let reducer = HTMLReducer()
             reducer.read(notes)
-            paragraphs = reducer.paragraphs
+            body = String(decoding: reducer.body, as: UTF8.self)
             links = reducer.links
         } else {
-            paragraphs = Self.plainParagraphs(notes)
+            body = Self.plainParagraphs(notes).joined(separator: "\n\n")
             links = []
         }
     }
@@ -35,11 +40,9 @@ public struct ShowNotes: Equatable, Sendable {
     /// The notes as one text: the paragraphs between blank lines, then the links, one a line
     /// (`[1] https://…`).
     public var text: String {
-        var blocks = paragraphs
-        if !links.isEmpty {
-            blocks.append(links.enumerated().map { "[\($0.offset + 1)] \($0.element)" }.joined(separator: "\n"))
-        }
-        return blocks.joined(separator: "\n\n")
+        guard !links.isEmpty else { return body }
+        let list = links.enumerated().map { "[\($0.offset + 1)] \($0.element)" }.joined(separator: "\n")
+        return body.isEmpty ? list : body + "\n\n" + list
     }
 
     static func collapsingWhitespace(_ text: String) -> String {
@@ -58,22 +61,57 @@ public struct ShowNotes: Equatable, Sendable {
 }
 
 /// Walks libxml2's HTML SAX events into paragraphs and links. Text is gathered as UTF-8 bytes
-/// and made a `String` once a line ends: a listing reduces thousands of notes.
+/// in one buffer, and element names are told apart by their bytes: a listing reduces
+/// thousands of notes, and a `String` per line or per element name was most of the work.
 private final class HTMLReducer {
-    private(set) var paragraphs: [String] = []
+    /// The paragraphs so far, between blank lines, the lines of one between line breaks.
+    private(set) var body: [UInt8] = []
     private(set) var links: [String] = []
-    private var lines: [String] = []
+    /// The line being read, and whether the paragraph being read has a line in `body` already.
     private var line: [UInt8] = []
+    private var paragraphHasLine = false
     /// The link being read: its URL and where its text starts in `line`.
     private var openLink: (url: String, start: Int)?
     private var skippedDepth = 0
 
-    private static let blocks: Set<String> = [
-        "p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "tr",
-        "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr",
-    ]
-    private static let skipped: Set<String> = ["script", "style", "head", "title"]
+    /// What an element does to the text.
+    private enum Role {
+        case block, listItem, lineBreak, link, skipped, inline
+    }
+
+    private static let roles: [UInt64: Role] = {
+        let blocks = [
+            "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "tr",
+            "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr",
+        ]
+        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (key(Array($0.utf8)), Role.block) })
+        for name in ["script", "style", "head", "title"] { roles[key(Array(name.utf8))] = .skipped }
+        roles[key(Array("li".utf8))] = .listItem
+        roles[key(Array("br".utf8))] = .lineBreak
+        roles[key(Array("a".utf8))] = .link
+        return roles
+    }()
+    /// The one name in the lists longer than a key holds.
+    private static let blockquote = Array("blockquote\0".utf8)
     private static let bullet = Array("• ".utf8)
+
+    /// The bytes of a name of at most 8 bytes as one number.
+    private static func key(_ name: some Collection<UInt8>) -> UInt64 {
+        var key: UInt64 = 0
+        for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
+        return key
+    }
+
+    /// The role of the element called `name` (libxml2's HTML parser gives names in lower case).
+    private static func role(_ name: UnsafePointer<xmlChar>?) -> Role {
+        guard let name else { return .inline }
+        var length = 0
+        while name[length] != 0 {
+            length += 1
+            guard length <= 8 else { return xmlStrEqual(name, blockquote) != 0 ? .block : .inline }
+        }
+        return roles[key(UnsafeBufferPointer(start: name, count: length))] ?? .inline
+    }
 
     func read(_ html: String) {
         var handler = Self.makeHandler()
@@ -82,7 +120,7 @@ private final class HTMLReducer {
         guard let context = htmlCreatePushParserCtxt(&handler, unmanaged.toOpaque(), nil, 0, nil, XML_CHAR_ENCODING_UTF8)
         else {
             // Out of memory: the notes as they are, tags and all, rather than nothing.
-            paragraphs = [ShowNotes.collapsingWhitespace(html)]
+            body = Array(ShowNotes.collapsingWhitespace(html).utf8)
             return
         }
         defer {
@@ -92,12 +130,12 @@ private final class HTMLReducer {
         let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue
         htmlCtxtUseOptions(context, Int32(options))
-        var bytes = Array(html.utf8)
+        var text = html
         // A few of libxml2's errors bypass the context and go to its generic handler (stderr).
         singlecast_silenceGenericErrors(1)
         defer { singlecast_silenceGenericErrors(0) }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
                 _ = htmlParseChunk(context, chars.baseAddress, Int32(chars.count), 1)
             }
         }
@@ -107,10 +145,10 @@ private final class HTMLReducer {
     private static func makeHandler() -> htmlSAXHandler {
         var handler = htmlSAXHandler()
         handler.startElement = { context, name, attributes in
-            HTMLReducer.from(context).start(name.map { String(cString: $0) } ?? "", attributes)
+            HTMLReducer.from(context).start(HTMLReducer.role(name), attributes)
         }
         handler.endElement = { context, name in
-            HTMLReducer.from(context).end(name.map { String(cString: $0) } ?? "")
+            HTMLReducer.from(context).end(HTMLReducer.role(name))
         }
         handler.characters = { context, bytes, count in
             HTMLReducer.from(context).characters(bytes, Int(count))
@@ -124,60 +162,73 @@ private final class HTMLReducer {
         Unmanaged<HTMLReducer>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
-    private func start(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        if Self.skipped.contains(name) {
-            skippedDepth += 1
-            return
-        }
-        if name == "br" {
-            endLine()
-        } else if Self.blocks.contains(name) {
+    private func start(_ role: Role, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        switch role {
+        case .skipped: skippedDepth += 1
+        case .lineBreak: endLine()
+        case .block: endParagraph()
+        case .listItem:
             endParagraph()
-            if name == "li" { line = Self.bullet }
-        } else if name == "a", let href = Self.webLink(in: attributes) {
-            openLink = (href, line.count)
+            line = Self.bullet
+        case .link:
+            if let href = Self.webLink(in: attributes) { openLink = (href, line.count) }
+        case .inline: break
         }
     }
 
-    private func end(_ name: String) {
-        if Self.skipped.contains(name) {
-            skippedDepth = max(0, skippedDepth - 1)
-        } else if Self.blocks.contains(name) {
-            endParagraph()
-        } else if name == "a", let link = openLink {
+    private func end(_ role: Role) {
+        switch role {
+        case .skipped: skippedDepth = max(0, skippedDepth - 1)
+        case .block, .listItem: endParagraph()
+        case .link:
+            guard let link = openLink else { return }
             openLink = nil
             guard Self.trimmed(line[link.start...]).elementsEqual(link.url.utf8) == false else { return }
             let number = (links.firstIndex(of: link.url) ?? { links.append(link.url); return links.count - 1 }()) + 1
             line += Array(" [\(number)]".utf8)
+        case .lineBreak, .inline: break
         }
     }
 
     /// Appends text, every run of white space (a no-break space too) as one space.
     private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
         guard skippedDepth == 0, let bytes else { return }
-        // Built in a local buffer: appending to the property byte by byte checks exclusive
-        // access every time.
+        // Built in a local buffer: appending to the property checks exclusive access every time.
         var text = line
         line = []
+        // The bytes between two runs of white space go in one copy.
+        var run = 0
         var index = 0
         while index < count {
             let byte = bytes[index]
-            let isNoBreakSpace = byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C || isNoBreakSpace {
-                if let last = text.last, last != 0x20 { text.append(0x20) }
-                index += isNoBreakSpace ? 2 : 1
+            let width: Int
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                width = 1
+            } else if byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0 {
+                width = 2
             } else {
-                text.append(byte)
                 index += 1
+                continue
             }
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes + run, count: index - run))
+            if let last = text.last, last != 0x20 { text.append(0x20) }
+            index += width
+            run = index
         }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes + run, count: count - run))
         line = text
     }
 
     private func endLine() {
         let finished = Self.trimmed(line[...])
         if !finished.isEmpty && !finished.elementsEqual(Self.bullet.dropLast()) {
-            lines.append(String(decoding: finished, as: UTF8.self))
+            if paragraphHasLine {
+                body.append(0x0A)
+            } else if !body.isEmpty {
+                body += [0x0A, 0x0A]
+            }
+            body += finished
+            paragraphHasLine = true
         }
         line.removeAll(keepingCapacity: true)
         openLink = nil
@@ -185,8 +236,7 @@ private final class HTMLReducer {
 
     private func endParagraph() {
         endLine()
-        if !lines.isEmpty { paragraphs.append(lines.joined(separator: "\n")) }
-        lines = []
+        paragraphHasLine = false
     }
 
     /// `bytes` without the spaces, tabs and line breaks at either end.

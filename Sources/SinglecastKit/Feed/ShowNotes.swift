@@ -85,6 +85,14 @@ public struct ShowNotes: Equatable, Sendable {
     }
 }
 
+/// A name of at most 8 bytes as one number: element and entity names are looked up without
+/// making a `String` of each.
+private func packed(_ name: some Collection<UInt8>) -> UInt64 {
+    var key: UInt64 = 0
+    for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
+    return key
+}
+
 /// Walks libxml2's HTML SAX events into paragraphs and links. Text is gathered as UTF-8 bytes
 /// in one buffer, and element names are told apart by their bytes: a listing reduces
 /// thousands of notes, and a `String` per line or per element name was most of the work.
@@ -109,23 +117,16 @@ private final class HTMLReducer {
             "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "tr",
             "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr",
         ]
-        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (key(Array($0.utf8)), Role.block) })
-        for name in ["script", "style", "head", "title"] { roles[key(Array(name.utf8))] = .skipped }
-        roles[key(Array("li".utf8))] = .listItem
-        roles[key(Array("br".utf8))] = .lineBreak
-        roles[key(Array("a".utf8))] = .link
+        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (packed($0.utf8), Role.block) })
+        for name in ["script", "style", "head", "title"] { roles[packed(name.utf8)] = .skipped }
+        roles[packed("li".utf8)] = .listItem
+        roles[packed("br".utf8)] = .lineBreak
+        roles[packed("a".utf8)] = .link
         return roles
     }()
     /// The one name in the lists longer than a key holds.
     private static let blockquote = Array("blockquote\0".utf8)
     private static let bullet = Array("• ".utf8)
-
-    /// The bytes of a name of at most 8 bytes as one number.
-    private static func key(_ name: some Collection<UInt8>) -> UInt64 {
-        var key: UInt64 = 0
-        for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
-        return key
-    }
 
     /// The role of the element called `name` (libxml2's HTML parser gives names in lower case).
     private static func role(_ name: UnsafePointer<xmlChar>?) -> Role {
@@ -135,7 +136,7 @@ private final class HTMLReducer {
             length += 1
             guard length <= 8 else { return xmlStrEqual(name, blockquote) != 0 ? .block : .inline }
         }
-        return roles[key(UnsafeBufferPointer(start: name, count: length))] ?? .inline
+        return roles[packed(UnsafeBufferPointer(start: name, count: length))] ?? .inline
     }
 
     func read(_ html: String, entities: inout EntityNumbers) {
@@ -340,8 +341,7 @@ struct EntityNumbers {
 
     /// The character libxml2's entity `name` stands for, or 0.
     private mutating func character(named name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var key: UInt64 = 0
-        for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
+        let key = packed(name)
         if let known = characters[key] { return known }
         let found = (Array(name) + [0]).withUnsafeBufferPointer { htmlEntityLookup($0.baseAddress)?.pointee.value } ?? 0
         characters[key] = found

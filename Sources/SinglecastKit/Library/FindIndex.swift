@@ -121,23 +121,17 @@ enum FindIndex {
 
     /// The text indexed for an episode's show notes: their paragraphs, without the list of links.
     static func notesText(_ description: String?) -> String {
-        guard let description, !description.isEmpty else { return "" }
-        return ShowNotes(description).paragraphs.joined(separator: "\n")
+        description.map { notesText(ShowNotes($0)) } ?? ""
+    }
+
+    private static func notesText(_ notes: ShowNotes) -> String {
+        notes.paragraphs.joined(separator: "\n")
     }
 
     /// The documents of a batch, its notes reduced to text on every core.
     static func documents(of batch: [EpisodeText]) async -> [EpisodeDocument] {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, batch.count / 64))
-        let size = (batch.count + parts - 1) / parts
-        return await withTaskGroup(of: (Int, [EpisodeDocument]).self) { group in
-            for part in 0..<parts {
-                let slice = Array(batch[min(batch.count, part * size)..<min(batch.count, (part + 1) * size)])
-                group.addTask { (part, slice.map { EpisodeDocument(episode: $0, notes: notesText($0.description)) }) }
-            }
-            var done: [[EpisodeDocument]] = Array(repeating: [], count: parts)
-            for await (part, documents) in group { done[part] = documents }
-            return done.flatMap { $0 }
-        }
+        let notes = await ShowNotes.reduce(batch.map(\.description)) { notesText($0) }
+        return zip(batch, notes).map { EpisodeDocument(episode: $0, notes: $1 ?? "") }
     }
 
     /// Writes a batch of episode documents in place of those of the same episodes, clears

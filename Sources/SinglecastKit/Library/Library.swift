@@ -102,10 +102,17 @@ public struct Library: Sendable {
     ///
     /// It turns SQLite's memory statistics off: they take a process-wide lock on every
     /// allocation SQLite makes, from every connection (`Benchmarks/subscriptions.py`; figures
-    /// in `Benchmarks/README.md`).
+    /// in `Benchmarks/README.md`). And it keeps statement journals in memory up to
+    /// ``statementJournalInMemory``: saving an episode changes a few pages of 16 KiB, over
+    /// SQLite's default of 64 KiB, so each save wrote them to a temporary file.
     public static func prepareProcess() {
         _ = csqlite_disable_memory_statistics()
+        _ = csqlite_set_statement_journal_spill(Int32(statementJournalInMemory))
     }
+
+    /// How much of a statement journal stays in memory: the pages of a one-row change with
+    /// room to spare, while a statement that changes many rows still spills to a file.
+    static let statementJournalInMemory = 1 << 20
 
     /// A library that lives in memory only, for tests.
     static func inMemory() throws -> Library {
@@ -308,7 +315,8 @@ public struct Library: Sendable {
     /// next page is read: a listing of any length is never held whole, and reading it overlaps
     /// what `body` does with it. Every page comes from one snapshot of the library. With
     /// `showNotes`, each episode's `description` holds its show notes as text (``ShowNotes``),
-    /// reduced from the HTML as the page is read, beside what `body` does with the page before.
+    /// reduced from the HTML on every core once the page is read, beside what `body` does with
+    /// the page before.
     public func forEachEpisodePage(
         podcastID: Int64, showNotes: Bool = false, _ body: ([EpisodeEntry]) async throws -> Void
     ) async throws {
@@ -321,10 +329,16 @@ public struct Library: Sendable {
         }
         let downloads = try await reader.read { db in try Self.downloadsByEnclosureURL(db) }
         func page(after number: Int) async throws -> [EpisodeEntry] {
-            try await reader.read { db in
+            var entries = try await reader.read { db in
                 try Self.episodes(
-                    db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads, showNotes: showNotes)
+                    db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads,
+                    descriptions: showNotes)
             }
+            if showNotes {
+                let texts = await ShowNotes.reduce(entries.map(\.episode.description)) { $0.text }
+                for index in entries.indices { entries[index].episode.description = texts[index] }
+            }
+            return entries
         }
         var current = try await page(after: 0)
         while let last = current.last {
@@ -369,23 +383,20 @@ public struct Library: Sendable {
     }
 
     /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
-    /// their show notes as text when asked.
+    /// their descriptions when asked.
     private static func episodes(
         _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download],
-        showNotes: Bool = false
+        descriptions: Bool = false
     ) throws -> [EpisodeEntry] {
         try EpisodeColumns.entries(
             db,
             sql: """
-                SELECT \(EpisodeColumns.entrySelection())\(showNotes ? ", episode.description" : "")
+                SELECT \(EpisodeColumns.entrySelection())\(descriptions ? ", episode.description" : "")
                 FROM \(EpisodeColumns.withPlayback)
                 WHERE episode.podcastId = ? AND episode.position > ? ORDER BY episode.position LIMIT ?
                 """,
             arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0),
-            extra: showNotes
-                ? { entry, row in
-                    entry.episode.description = (row[EpisodeColumns.entryColumnCount] as String?).map { ShowNotes($0).text }
-                } : nil)
+            extra: descriptions ? { entry, row in entry.episode.description = row[EpisodeColumns.entryColumnCount] } : nil)
     }
 
 

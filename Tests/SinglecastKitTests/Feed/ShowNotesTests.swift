@@ -40,4 +40,39 @@ import TestSupport
     func brokenAndEncodedHTMLIsReadAsABrowserWould(html: String, paragraphs: [String]) {
         #expect(ShowNotes(html).paragraphs == paragraphs)
     }
+
+    /// Entities are handed to libxml2 as character references; what it reads must not change.
+    @Test(arguments: [
+        ("<p>&Eacute;t&eacute; &thetasym; &hellip;&lt;3</p>", ["Été ϑ …<3"], [String]()),
+        // Not entities of HTML 4, or not ended by `;`: libxml2 keeps them as text.
+        ("<p>&bogus; &eacute &amp;amp; &1x; &thetasymx; & &;</p>", ["&bogus; &eacute &amp; &1x; &thetasymx; & &;"], []),
+        ("<p><a href=\"https://example.com/?a=1&amp;b=&eacute;\">page</a></p>", ["page [1]"], ["https://example.com/?a=1&b=é"]),
+        ("<script>x = '&eacute;'</script><!-- &eacute; --><p>&#233;&eacute;</p>", ["éé"], []),
+    ])
+    func entitiesReadTheSameAsLibxml2ReadsThem(html: String, paragraphs: [String], links: [String]) {
+        let notes = ShowNotes(html)
+        #expect(notes.paragraphs == paragraphs)
+        #expect(notes.links == links)
+    }
+
+    @Test func onlyTheNamedEntitiesLibxml2KnowsAreNumbered() {
+        var entities = EntityNumbers()
+        func numbered(_ text: String) -> String? {
+            Array(text.utf8).withUnsafeBufferPointer { entities.numbered($0) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(numbered("&eacute;&Eacute; x&amp;y &bogus; &eacute &thetasym;") == "&#233;&#201; x&#38;y &bogus; &eacute &#977;")
+        #expect(numbered("no entity &bogus; &#233; & &;") == nil)
+        // Names met before are remembered, known or not.
+        #expect(numbered("&bogus;&eacute;") == "&bogus;&#233;")
+    }
+
+    /// Notes reduced on every core come back in order, each as reduced alone.
+    @Test func notesReducedTogetherMatchNotesReducedAlone() async {
+        let notes: [String?] = (0..<300).map { index in
+            index % 7 == 0 ? nil : "<p>Note \(index) &eacute;</p><p><a href=\"https://example.com/\(index)\">link</a></p>"
+        }
+        let texts = await ShowNotes.reduce(notes) { $0.text }
+        #expect(texts == notes.map { $0.map { ShowNotes($0).text } })
+        #expect(texts[1] == "Note 1 é\n\nlink [1]\n\n[1] https://example.com/1")
+    }
 }

@@ -231,11 +231,18 @@ import TestSupport
         try await world.stop()
     }
 
-    @Test func updateSyncsBeforeAndAfter() async throws {
+    /// A world whose sync account is set up, and whose server holds a subscription (Alpha) made
+    /// on another device, for the next sync to receive.
+    static func worldWithASubscriptionToReceive() async throws -> World {
         let world = try await World.start()
         let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
         #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--api", "gpodder", "--device", "laptop"]).status == 0)
         world.sync.subscriptionChange(user: "alice", device: "laptop", add: [alpha])
+        return world
+    }
+
+    @Test func updateSyncsBeforeAndAfter() async throws {
+        let world = try await Self.worldWithASubscriptionToReceive()
         let before = world.sync.requests(to: .actions).count
         let update = try await world.cli.run(["update", "--sync"])
         #expect(update.status == 0, "\(update.stderr)")
@@ -247,10 +254,7 @@ import TestSupport
     /// A timed update (`--changes-only`) that syncs says what the sync changed, and nothing
     /// once nothing changes.
     @Test func aTimedUpdateSyncsSilentlyWhenNothingChanged() async throws {
-        let world = try await World.start()
-        let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
-        #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--api", "gpodder", "--device", "laptop"]).status == 0)
-        world.sync.subscriptionChange(user: "alice", device: "laptop", add: [alpha])
+        let world = try await Self.worldWithASubscriptionToReceive()
         let changed = try await world.cli.run(["update", "--sync", "--changes-only"])
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(changed.stdout.contains("Synced with") && changed.stdout.contains("here +1"), "\(changed.stdout)")
@@ -263,10 +267,7 @@ import TestSupport
     }
 
     @Test func updateSyncJSONIsOneDocument() async throws {
-        let world = try await World.start()
-        let alpha = world.serveFeed("/alpha.xml", title: "Alpha")
-        #expect(try await world.cli.run(["sync", "--server", world.server, "--user", "alice", "--api", "gpodder", "--device", "laptop"]).status == 0)
-        world.sync.subscriptionChange(user: "alice", device: "laptop", add: [alpha])
+        let world = try await Self.worldWithASubscriptionToReceive()
         let update = try await world.cli.run(["update", "--sync", "--json"])
         #expect(update.status == 0, "\(update.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [String: Any])

@@ -29,9 +29,21 @@ public enum TestAudio {
     /// A player program for tests: mpv without sound output, as `SINGLECAST_PLAYER` names it.
     public static func silentPlayer(in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("silent-mpv").path
-        try "#!/bin/sh\nexec mpv --ao=null \"$@\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try writeScript(at: path, body: "exec mpv --ao=null \"$@\"\n")
         return path
+    }
+
+    /// Writes an executable shell script. It is written through a descriptor closed on exec: one
+    /// inherited by a program that a test running beside this one starts meanwhile would keep
+    /// the script busy (ETXTBSY) for as long as that program runs.
+    public static func writeScript(at path: String, body: String) throws {
+        let script = Array(("#!/bin/sh\n" + body).utf8)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        fchmod(descriptor, 0o755)
+        let written = script.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == script.count else { throw POSIXError(.EIO) }
     }
 }
 

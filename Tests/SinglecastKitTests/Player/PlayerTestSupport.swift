@@ -26,8 +26,7 @@ struct PlayerFixture {
     /// An executable shell script.
     static func script(in folder: URL, named name: String, body: String) throws -> PlayerExecutable {
         let path = folder.appendingPathComponent(name).path
-        try Data(("#!/bin/sh\n" + body).utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try TestAudio.writeScript(at: path, body: body)
         return PlayerExecutable(path: path)
     }
 

@@ -181,6 +181,7 @@ public struct EpisodesFolder: Sendable, Equatable {
     /// Writes everything `input` holds to `output`; the `errno` of a failure.
     private static func copyContents(from input: Int32, to output: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var copied: Int64 = 0
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count == 0 { return nil }
@@ -188,15 +189,9 @@ public struct EpisodesFolder: Sendable, Equatable {
                 if errno == EINTR { continue }
                 return errno
             }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += step
-            }
+            let failure = buffer.withUnsafeBytes { FileTransfer.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count]), at: copied) }
+            if let failure { return failure }
+            copied += Int64(count)
         }
     }
 

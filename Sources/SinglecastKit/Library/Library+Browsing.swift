@@ -19,10 +19,10 @@ extension Library {
     }
 
     static func subscribedPodcasts(_ db: Database) throws -> [StoredPodcast] {
-        // From a cursor, whose rows find their columns through the statement's index of names.
         try Array(
-            Row.fetchCursor(db, sql: "SELECT * FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id")
-                .map(Self.storedPodcast(from:)))
+            Row.fetchCursor(
+                db, sql: "SELECT \(PodcastColumns.selection) FROM podcast WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id"
+            ).map(PodcastColumns.storedPodcast(from:)))
     }
 
     /// At most `limit` episodes of a podcast in feed order, from the `start`-th (counting from

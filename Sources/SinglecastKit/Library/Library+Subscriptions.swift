@@ -144,22 +144,21 @@ extension Library {
     /// Every subscription, numbered in order of subscription, with its counts.
     public func subscriptions() async throws -> [PodcastSummary] {
         try await writer.read { db in
-            // Rows read from a cursor find their columns by name through the statement's index;
-            // copied rows would search their names for every column of every podcast.
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT podcast.*, \(PodcastCounts.selection)
+                    SELECT \(PodcastColumns.selection), \(PodcastCounts.selection)
                     FROM podcast JOIN podcastCounts ON podcastCounts.podcastId = podcast.id
                     WHERE subscribedAt IS NOT NULL ORDER BY subscribedAt, id
                     """)
             var summaries: [PodcastSummary] = []
             while let row = try rows.next() {
+                let counts = PodcastCounts.read(row, from: PodcastColumns.count)
                 summaries.append(
                     PodcastSummary(
-                        number: summaries.count + 1, podcast: Self.storedPodcast(from: row), episodeCount: row["episodeCount"],
-                        newCount: row["newCount"], unplayedCount: row["unplayedCount"], downloadedCount: row["downloadedCount"],
-                        validators: FeedValidators(etag: row["etag"], lastModified: row["lastModified"], bodyHash: row["bodyHash"])))
+                        number: summaries.count + 1, podcast: PodcastColumns.storedPodcast(from: row),
+                        episodeCount: counts.episodes, newCount: counts.new, unplayedCount: counts.unplayed,
+                        downloadedCount: counts.downloaded, validators: PodcastColumns.validators(from: row)))
             }
             return summaries
         }
@@ -255,27 +254,6 @@ extension Library {
     static func markDeleted(enclosureURLs: [String], db: Database) throws {
         let statement = try db.cachedStatement(sql: "UPDATE episode SET isDeleted = 1 WHERE enclosureURL = ?")
         for url in enclosureURLs { try statement.execute(arguments: [url]) }
-    }
-
-    static func subscription(from row: Row) -> Subscription? {
-        guard let subscribedAt: Date = row["subscribedAt"] else { return nil }
-        var lastUpdate: UpdateResult?
-        if let name: String = row["updateStatus"], let at: Date = row["updatedAt"] {
-            let detail: String? = row["updateDetail"]
-            let status: UpdateStatus =
-                switch name {
-                case "ok": .ok
-                case "not-modified": .notModified
-                case "moved": .moved(from: detail ?? "", to: row["feedKey"])
-                case "gone": .gone
-                default: .failed(UpdateFailure.stored(detail ?? ""))
-                }
-            lastUpdate = UpdateResult(status: status, at: at)
-        }
-        return Subscription(
-            keep: row["keepEpisodes"], autoDownload: AutoDownload(rawValue: row["autoDownload"] ?? "none") ?? .none,
-            extras: row["extras"] ?? false, queuesNew: row["queueNew"] ?? false,
-            subscribedAt: subscribedAt, lastUpdate: lastUpdate, lastSuccessAt: row["lastSuccessAt"])
     }
 }
 

@@ -362,24 +362,14 @@ public struct Library: Sendable {
     }
 
     static func podcast(_ db: Database, id: Int64) throws -> StoredPodcast? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM podcast WHERE id = ?"), arguments: [id]).map(storedPodcast(from:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(PodcastColumns.selection) FROM podcast WHERE id = ?"), arguments: [id])
+            .map(PodcastColumns.storedPodcast(from:))
     }
 
     static func podcast(_ db: Database, feedKey: String) throws -> StoredPodcast? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM podcast WHERE feedKey = ?"), arguments: [feedKey])
-            .map(storedPodcast(from:))
-    }
-
-    static func storedPodcast(from row: Row) -> StoredPodcast {
-        let feedKey: String = row["feedKey"]
-        let podcast = Podcast(
-            title: row["title"], link: url(row["link"]), description: row["description"],
-            author: row["author"], imageURL: url(row["imageURL"]),
-            feedURL: feedKey.hasPrefix("file:") ? nil : URL(string: feedKey),
-            newFeedURL: url(row["newFeedURL"]))
-        return StoredPodcast(
-            id: row["id"], feedKey: feedKey, podcast: podcast, subscription: subscription(from: row),
-            playbackSpeed: row["playbackSpeed"])
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(PodcastColumns.selection) FROM podcast WHERE feedKey = ?"), arguments: [feedKey]
+        ).map(PodcastColumns.storedPodcast(from:))
     }
 
     /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
@@ -402,9 +392,5 @@ public struct Library: Sendable {
 
     static func downloadsByEnclosureURL(_ db: Database) throws -> [String: Download] {
         Dictionary(try DownloadRow.fetchAll(db).map { ($0.enclosureURL, $0.download) }) { first, _ in first }
-    }
-
-    static func url(_ text: String?) -> URL? {
-        text.flatMap(URL.init(string:))
     }
 }

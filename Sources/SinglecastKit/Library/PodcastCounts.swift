@@ -37,4 +37,9 @@ enum PodcastCounts {
     /// The columns a query of podcasts joined with `podcastCounts` reads them from.
     static let selection =
         "podcastCounts.episodeCount, podcastCounts.newCount, podcastCounts.unplayedCount, podcastCounts.downloadedCount"
+
+    /// The counts in `row`, whose columns from `index` on are ``selection``'s.
+    static func read(_ row: Row, from index: Int) -> (episodes: Int, new: Int, unplayed: Int, downloaded: Int) {
+        (row[index], row[index + 1], row[index + 2], row[index + 3])
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SinglecastKit
 
 /// How the UI writes times, dates, sizes and speeds.
 enum UIFormat {
@@ -14,10 +15,7 @@ enum UIFormat {
 
     /// `2024-07-03`, in UTC as the feed's date is stored.
     static func date(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return "\(parts.year ?? 0)-\(twoDigits(parts.month ?? 0))-\(twoDigits(parts.day ?? 0))"
+        UTCDay(date).description
     }
 
     /// `300 kB`, `1.2 MB` (decimal units, as the command line's tables).

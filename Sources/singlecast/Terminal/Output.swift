@@ -64,7 +64,7 @@ enum Format {
 
     /// `2024-06-01` in UTC.
     static func day(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day())
+        UTCDay(date).description
     }
 
     private static func twoDigits(_ value: Int) -> String {

@@ -34,9 +34,13 @@ struct Singlecast: AsyncParsableCommand {
         }
         Library.prepareProcess()
         if arguments.isEmpty && UI.isAtTerminal { arguments = [UI.configuration.commandName!] }
-        // A bad config file stops a command before it does anything; `config` shows the file
-        // itself, and help, the version and completions need none.
         let environment = ProcessInfo.processInfo.environment
+        // The library opens while the configuration is read, then the arguments parsed.
+        EarlyLibrary.start(
+            for: Self.self, arguments: arguments,
+            directory: LibraryLocation.directory(environment: environment))
+        // A bad config file stops a command before it changes anything; `config` shows the
+        // file itself, and help, the version and completions need none.
         if arguments.first != Config.configuration.commandName, !InformationRequest.isAsked(in: arguments) {
             do {
                 _ = try LoadedConfiguration.current(environment: environment)
@@ -44,9 +48,6 @@ struct Singlecast: AsyncParsableCommand {
                 exit(withError: error)
             }
         }
-        EarlyLibrary.start(
-            for: Self.self, arguments: arguments,
-            directory: LibraryLocation.directory(environment: environment))
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

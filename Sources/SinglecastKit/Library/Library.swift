@@ -62,10 +62,13 @@ public struct Library: Sendable {
 
     /// Opens the library in `directory` as ``open(directory:)`` does when its database exists;
     /// nil, creating nothing, when it does not. It blocks the calling thread while the database
-    /// opens: call it from a thread of its own.
+    /// opens: call it from a thread of its own. It also readies a connection for reading, which
+    /// reads the schema on its own (a millisecond), so that a command's first read does not wait.
     public static func openExistingBlocking(directory: URL) throws -> Library? {
         guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
-        return try Library(directory: directory)
+        let library = try Library(directory: directory)
+        try library.writer.read { db in _ = try db.tableExists("podcast") }
+        return library
     }
 
     /// Closes the library now rather than when the last copy of it goes (the last connection
@@ -73,7 +76,12 @@ public struct Library: Sendable {
     /// throws.
     public func close() async throws {
         let writer = self.writer
-        try await OffPool.run { try writer.close() }
+        try await OffPool.run {
+            // GRDB's close ends a pool's writing connection before its reading ones, and a
+            // reading connection, the last to close, may not remove the log: they go first.
+            (writer as? DatabasePool)?.releaseMemory()
+            try writer.close()
+        }
     }
 
     /// Opens the library as ``open(directory:)`` says.

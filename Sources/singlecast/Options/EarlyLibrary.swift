@@ -3,9 +3,10 @@ import Foundation
 import SinglecastKit
 import Synchronization
 
-/// The library, opened while the arguments are parsed. Nearly every command opens it, and
-/// opening it and parsing the arguments take about as long, each on a core of its own, so
-/// the command finds the library open (``GlobalOptions/openLibrary()``). It opens on a thread
+/// The library, opened while the configuration is read and the arguments are parsed. Nearly
+/// every command opens it, and opening it (with a connection ready to read) and parsing take
+/// about as long, each on a core of its own, so the command finds the library open
+/// (``GlobalOptions/openLibrary()``). It opens on a thread
 /// of its own because NIO's thread pool starts its threads on first use, which began the
 /// opening only once the parsing had ended (figures in `Benchmarks/README.md`). Only a library
 /// that exists is opened ahead, so that nothing is created before a command asks for it, and

@@ -336,6 +336,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("library.sqlite").path))
     }
 
+    @Test func closingALibraryThatWasReadLeavesNoLog() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Library.open(directory: folder).close()
+        // Opened ahead as the command line does, with a connection ready to read.
+        let library = try #require(try Library.openExistingBlocking(directory: folder))
+        _ = try await library.subscriptions()
+        try await library.close()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.filter { $0.hasPrefix("library.sqlite") } == ["library.sqlite"])
+    }
+
     @Test func aLargeSaveLeavesItsPagesInTheLogUntilTheCheckpoint() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -31,38 +31,48 @@ struct TextTable {
         guard let columnCount = cells.first?.count else { return "" }
         var widths = (0..<columnCount).map { column in cells.map { $0[column].width }.max() ?? 0 }
         if let width { widths = fitted(widths, to: width) }
-        var text = ""
+        let isRightAligned = (0..<columnCount).map(rightAligned.contains)
+        let isKeepingEnd = (0..<columnCount).map(keepingEnd.contains)
+        // Lines are put together in UTF-8 bytes, which `episodes` of 20,000 items takes 14 %
+        // less time for than appending to a `String` a cell at a time (`Benchmarks/README.md`).
+        var text: [UInt8] = []
+        var line: [UInt8] = []
         for (index, row) in cells.enumerated() {
-            var line = ""
+            line.removeAll(keepingCapacity: true)
             var lineWidth = 0
             for (column, cell) in row.enumerated() {
                 if column > 0 {
-                    line += "  "
+                    line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2))
                     lineWidth += 2
                 }
                 var (cut, cutWidth) = cell
                 if cutWidth > widths[column] {
-                    cut = TerminalText.truncated(cut, toWidth: widths[column], keepingEnd: keepingEnd.contains(column))
+                    cut = TerminalText.truncated(cut, toWidth: widths[column], keepingEnd: isKeepingEnd[column])
                     cutWidth = TerminalText.width(cut)
                 }
-                let padding = String(repeating: " ", count: widths[column] - cutWidth)
-                if rightAligned.contains(column) {
-                    line += padding + cut
+                let padding = repeatElement(UInt8(ascii: " "), count: widths[column] - cutWidth)
+                if isRightAligned[column] {
+                    line.append(contentsOf: padding)
+                    line.append(contentsOf: cut.utf8)
                     lineWidth += widths[column]
                 } else if column < row.count - 1 {
-                    line += cut + padding
+                    line.append(contentsOf: cut.utf8)
+                    line.append(contentsOf: padding)
                     lineWidth += widths[column]
                 } else {
-                    line += cut
+                    line.append(contentsOf: cut.utf8)
                     lineWidth += cutWidth
                 }
             }
-            while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
-            if let width, lineWidth > width { line = TerminalText.truncated(line, toWidth: width) }
-            if index > 0 { text += "\n" }
-            text += line
+            while line.last == UInt8(ascii: " ") { line.removeLast() }
+            if index > 0 { text.append(UInt8(ascii: "\n")) }
+            if let width, lineWidth > width {
+                text.append(contentsOf: TerminalText.truncated(String(decoding: line, as: UTF8.self), toWidth: width).utf8)
+            } else {
+                text.append(contentsOf: line)
+            }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `widths` with cells taken from the shrinking columns, in order, until the table fits.

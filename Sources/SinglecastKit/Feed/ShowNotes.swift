@@ -11,7 +11,26 @@ public struct ShowNotes: Equatable, Sendable {
     /// The paragraphs, each on one line (a `<br>` inside one is a line break); list items
     /// start with `• `; a link whose text is not its URL is followed by its number, `[1]`.
     public var paragraphs: [String] {
-        body.isEmpty ? [] : body.components(separatedBy: "\n\n")
+        guard !body.isEmpty else { return [] }
+        // Split in UTF-8 bytes: Foundation's `components(separatedBy:)` compares characters, and
+        // search splits the notes of every episode it indexes.
+        var paragraphs: [String] = []
+        var body = body
+        body.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == UInt8(ascii: "\n") && bytes[index + 1] == UInt8(ascii: "\n") {
+                    paragraphs.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    index += 2
+                    start = index
+                } else {
+                    index += 1
+                }
+            }
+            paragraphs.append(String(decoding: bytes[start...], as: UTF8.self))
+        }
+        return paragraphs
     }
     /// The http(s) links, each once, in the order of their numbers.
     public private(set) var links: [String]

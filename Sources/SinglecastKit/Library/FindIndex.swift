@@ -145,7 +145,8 @@ enum FindIndex {
             let id = item.episode.id
             try drop.execute(arguments: [id])
             try insert(document, episodeID: id, ranking: item.episode.ranking)
-            try text.execute(arguments: [db.lastInsertedRowID, item.episode.title, item.notes])
+            try StatementBinder.execute(
+                text, db.lastInsertedRowID.databaseValue, item.episode.title.databaseValue, item.notes.databaseValue)
             if let version = item.episode.version { try clean.execute(arguments: [id, version]) }
         }
         if let mark {
@@ -163,9 +164,9 @@ enum FindIndex {
         _ statement: Statement, episodeID: Int64, ranking: Ranking, extraID: Int64? = nil, firstCue: Int? = nil,
         start: Double? = nil
     ) throws {
-        try statement.execute(arguments: [
-            episodeID, ranking.podcastID, ranking.published, ranking.unlisted, extraID, firstCue, start,
-        ])
+        try StatementBinder.execute(
+            statement, episodeID.databaseValue, ranking.podcastID.databaseValue, ranking.published.databaseValue,
+            ranking.unlisted.databaseValue, extraID.databaseValue, firstCue.databaseValue, start.databaseValue)
     }
 
     // MARK: - Transcripts
@@ -261,7 +262,7 @@ enum FindIndex {
                 try insert(
                     document, episodeID: transcript.episodeID, ranking: ranking, extraID: transcript.extraID,
                     firstCue: run.lowerBound, start: cues[run.lowerBound].start)
-                try text.execute(arguments: [db.lastInsertedRowID, runText(cues[run])])
+                try StatementBinder.execute(text, db.lastInsertedRowID.databaseValue, runText(cues[run]).databaseValue)
             }
         }
         try db.execute(

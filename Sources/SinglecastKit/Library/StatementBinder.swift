@@ -2,13 +2,15 @@ import GRDB
 import GRDBSQLite
 
 /// Binds values to a statement's consecutive parameters, then runs it, with SQLite's C API:
-/// the one piece of the library that goes around GRDB, for the two statements that run once
-/// per episode in bulk, where GRDB costs more.
+/// the one piece of the library that goes around GRDB, for the statements that run once per
+/// episode in bulk, where GRDB costs more.
 ///
 /// - Saving a feed (``EpisodeColumns``): GRDB's binding of text copies each string into a new
 ///   C string that SQLite then measures and copies again, where this binder hands SQLite the
 ///   string's own bytes with their length. (Reading rows with GRDB's `Row.fetchCursor` costs
 ///   no more than a reader of our own, so listings use it.)
+/// - Indexing for search (``FindIndex``): the text of every episode and transcript, a third of
+///   a gigabyte in a large library.
 /// - Changing an episode's playback (``Library/changePlayback(episodeID:_:at:recordsAction:db:)``),
 ///   which a sync runs for every action it receives.
 ///

@@ -7,8 +7,9 @@ enum FindIndex {
     /// Episodes indexed in one transaction: few enough that an interruption loses little, many
     /// enough that FTS5 writes large segments (each commit writes one).
     static let batchSize = 2000
-    /// Transcripts indexed in one transaction, for the same reasons.
-    static let transcriptBatchSize = 20
+    /// Transcripts indexed in one transaction (some 200,000 words of an hour each), for the
+    /// same reasons.
+    static let transcriptBatchSize = 200
 
     /// The `setting` that holds the highest episode id indexed (ids only grow: any above it is new).
     private static let markKey = "findIndexedThrough"
@@ -134,19 +135,22 @@ enum FindIndex {
         return zip(batch, notes).map { EpisodeDocument(episode: $0, notes: $1 ?? "") }
     }
 
-    /// Writes a batch of episode documents in place of those of the same episodes, clears
-    /// their change marks (unless they changed again meanwhile) and moves the mark to `through`.
-    static func store(_ documents: [EpisodeDocument], through mark: Int64?, db: Database) throws {
+    /// Writes a batch of episode documents, in place of those of the same episodes when they
+    /// were `changed` (episodes past the mark have none), clears their change marks (unless
+    /// they changed again meanwhile) and moves the mark to `through`.
+    static func store(_ documents: [EpisodeDocument], changed: Bool, through mark: Int64?, db: Database) throws {
         let drop = try db.cachedStatement(sql: "DELETE FROM findDocument WHERE episodeId = ? AND extraId IS NULL")
         let document = try db.cachedStatement(sql: insertDocument)
         let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, title, notes) VALUES (?, ?, ?)")
         let clean = try db.cachedStatement(sql: "DELETE FROM findDirty WHERE episodeId = ? AND version = ?")
+        var number = try nextDocumentNumber(db)
         for item in documents {
             let id = item.episode.id
-            try drop.execute(arguments: [id])
-            try insert(document, episodeID: id, ranking: item.episode.ranking)
+            if changed { try drop.execute(arguments: [id]) }
+            try insert(document, number: number, episodeID: id, ranking: item.episode.ranking)
             try StatementBinder.execute(
-                text, db.lastInsertedRowID.databaseValue, item.episode.title.databaseValue, item.notes.databaseValue)
+                text, number.databaseValue, item.episode.title.databaseValue, item.notes.databaseValue)
+            number += 1
             if let version = item.episode.version { try clean.execute(arguments: [id, version]) }
         }
         if let mark {
@@ -155,18 +159,26 @@ enum FindIndex {
         }
     }
 
+    /// The number the next document takes: above every number the index has held words for
+    /// since it was last emptied (its `_docsize` rows outlive the documents removed), so that
+    /// the unreachable words of a removed document never match a new one.
+    private static func nextDocumentNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) + 1 FROM findText_docsize") ?? 1
+    }
+
     private static let insertDocument = """
-        INSERT INTO findDocument (episodeId, podcastId, published, unlisted, extraId, firstCue, start)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO findDocument (id, episodeId, podcastId, published, unlisted, extraId, firstCue, start)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static func insert(
-        _ statement: Statement, episodeID: Int64, ranking: Ranking, extraID: Int64? = nil, firstCue: Int? = nil,
-        start: Double? = nil
+        _ statement: Statement, number: Int64, episodeID: Int64, ranking: Ranking, extraID: Int64? = nil,
+        firstCue: Int? = nil, start: Double? = nil
     ) throws {
         try StatementBinder.execute(
-            statement, episodeID.databaseValue, ranking.podcastID.databaseValue, ranking.published.databaseValue,
-            ranking.unlisted.databaseValue, extraID.databaseValue, firstCue.databaseValue, start.databaseValue)
+            statement, number.databaseValue, episodeID.databaseValue, ranking.podcastID.databaseValue,
+            ranking.published.databaseValue, ranking.unlisted.databaseValue, extraID.databaseValue,
+            firstCue.databaseValue, start.databaseValue)
     }
 
     // MARK: - Transcripts
@@ -252,22 +264,40 @@ enum FindIndex {
         }
     }
 
-    /// Writes a transcript's documents, a run of cues each, and records it as indexed (as
-    /// unreadable when `cues` is nil).
-    static func store(_ transcript: SavedTranscript, cues: [TranscriptCue]?, db: Database) throws {
+    /// A transcript's run of cues as indexed: where it begins and its text, a cue a line.
+    struct TranscriptDocument: Sendable {
+        var firstCue: Int
+        var start: Double?
+        var text: String
+    }
+
+    /// A transcript's documents, a run of cues each.
+    static func documents(of cues: [TranscriptCue]) -> [TranscriptDocument] {
+        runs(of: cues).map { run in
+            TranscriptDocument(firstCue: run.lowerBound, start: cues[run.lowerBound].start, text: runText(cues[run]))
+        }
+    }
+
+    /// Writes the documents of a batch of transcripts and records each as indexed (as
+    /// unreadable when its `documents` are nil).
+    static func store(_ batch: [(transcript: SavedTranscript, documents: [TranscriptDocument]?)], db: Database) throws {
         let document = try db.cachedStatement(sql: insertDocument)
         let text = try db.cachedStatement(sql: "INSERT INTO findText (rowid, transcript) VALUES (?, ?)")
-        if let cues, let ranking = transcript.ranking {
-            for run in runs(of: cues) {
-                try insert(
-                    document, episodeID: transcript.episodeID, ranking: ranking, extraID: transcript.extraID,
-                    firstCue: run.lowerBound, start: cues[run.lowerBound].start)
-                try StatementBinder.execute(text, db.lastInsertedRowID.databaseValue, runText(cues[run]).databaseValue)
+        let record = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO findTranscript (episodeId, extraId, updatedAt, unreadable) VALUES (?, ?, ?, ?)")
+        var number = try nextDocumentNumber(db)
+        for (transcript, documents) in batch {
+            if let documents, let ranking = transcript.ranking {
+                for run in documents {
+                    try insert(
+                        document, number: number, episodeID: transcript.episodeID, ranking: ranking,
+                        extraID: transcript.extraID, firstCue: run.firstCue, start: run.start)
+                    try StatementBinder.execute(text, number.databaseValue, run.text.databaseValue)
+                    number += 1
+                }
             }
+            try record.execute(arguments: [transcript.episodeID, transcript.extraID, transcript.updatedAt, documents == nil])
         }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO findTranscript (episodeId, extraId, updatedAt, unreadable) VALUES (?, ?, ?, ?)",
-            arguments: [transcript.episodeID, transcript.extraID, transcript.updatedAt, cues == nil])
     }
 
     /// About how many bytes of text a document of a transcript holds (a hundred words or so):

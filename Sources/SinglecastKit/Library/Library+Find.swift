@@ -54,7 +54,9 @@ extension Library {
                 if !dirtyOnly { after = last.id }
                 let documents = await FindIndex.documents(of: batch)
                 let mark = dirtyOnly ? nil : after
-                try await behind.write { db in try FindIndex.store(documents, through: mark, db: db) }
+                try await behind.write { db in
+                    try FindIndex.store(documents, changed: dirtyOnly, through: mark, db: db)
+                }
                 counted(batch.count)
             }
         }
@@ -74,13 +76,12 @@ extension Library {
                 let batch = Array(changes.added[start..<min(start + FindIndex.transcriptBatchSize, changes.added.count)])
                 let read = try await OffPool.run {
                     batch.map { transcript in
-                        (transcript, Result { () throws(UnreadableTranscript) in try transcript.cues() })
+                        (transcript, Result { () throws(UnreadableTranscript) in FindIndex.documents(of: try transcript.cues()) })
                     }
                 }
-                for (_, cues) in read { if case .failure(let failure) = cues { unreadable.append(failure) } }
-                try await behind.write { db in
-                    for (transcript, cues) in read { try FindIndex.store(transcript, cues: try? cues.get(), db: db) }
-                }
+                for (_, documents) in read { if case .failure(let failure) = documents { unreadable.append(failure) } }
+                let documents = read.map { (transcript: $0, documents: try? $1.get()) }
+                try await behind.write { db in try FindIndex.store(documents, db: db) }
                 counted(batch.count)
             }
         }

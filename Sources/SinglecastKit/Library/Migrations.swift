@@ -461,6 +461,31 @@ extension Library {
                 try PodcastCounts.recount(podcastID: podcastID, db: db)
             }
         }
+        migrator.registerMigration("v13-find-document-numbers") { db in
+            // Documents are numbered by the index itself (``FindIndex``), above any number it
+            // holds words for: `AUTOINCREMENT` kept the same promise at the cost of a
+            // `sqlite_sequence` update per document. The legacy rename leaves the triggers that
+            // name `findDocument` as they are: they name the new table once it is renamed.
+            try db.execute(
+                sql: """
+                    PRAGMA legacy_alter_table = ON;
+                    CREATE TABLE findDocumentNumbered (
+                      id INTEGER PRIMARY KEY,
+                      episodeId INTEGER NOT NULL,
+                      extraId INTEGER,
+                      firstCue INTEGER,
+                      start DOUBLE,
+                      podcastId INTEGER NOT NULL,
+                      published DOUBLE,
+                      unlisted BOOLEAN NOT NULL);
+                    INSERT INTO findDocumentNumbered
+                      SELECT id, episodeId, extraId, firstCue, start, podcastId, published, unlisted FROM findDocument;
+                    DROP TABLE findDocument;
+                    ALTER TABLE findDocumentNumbered RENAME TO findDocument;
+                    CREATE INDEX findDocument_on_episodeId ON findDocument(episodeId);
+                    PRAGMA legacy_alter_table = OFF;
+                    """)
+        }
         return migrator
     }
 }

@@ -206,6 +206,51 @@ import TestSupport
         #expect(try await find("keepers", in: library) == ["Lighthouses"])
     }
 
+    @Test func theWordsOfARemovedDocumentNeverMatchALaterOne() async throws {
+        let library = try Library.inMemory()
+        try await save([Self.episode("e", "An episode", transcript: true)], in: library)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("find-\(UUID().uuidString).json")
+        try Fixtures.data("find/talk.json").write(to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try await saveTranscript("talk.json", type: "application/json", forEpisode: "e", in: library, file: copy.path)
+        // The transcript is indexed last: its documents hold the highest numbers.
+        #expect(try await find("ovens", in: library) == ["An episode"])
+        try await library.removeExtras(ofDownload: 1)
+        #expect(try await find("ovens", in: library) == [])
+        try await save([Self.episode("e", "An episode"), Self.episode("later", "A later one")], in: library)
+        #expect(try await find("ovens", in: library) == [])
+        #expect(try await find("later", in: library) == ["A later one"])
+    }
+
+    @Test func anIndexFromBeforeDocumentNumbersIsKeptAndFollowed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("find-numbers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = try DatabaseQueue(path: directory.appendingPathComponent("library.sqlite").path)
+        try Library.migrator.migrate(old, upTo: "v12-podcast-counts")
+        try await old.write { db in
+            // Indexed as the numbering by AUTOINCREMENT did, with words only the index holds.
+            try db.execute(
+                sql: """
+                    INSERT INTO podcast (id, feedKey, title) VALUES (1, 'https://a.example/feed', 'Old Show');
+                    INSERT INTO episode (id, podcastId, identity, position, title, description, published) VALUES
+                      (1, 1, 'a', 1, 'Tide tables', 'Moon', 1700000000),
+                      (2, 1, 'b', 2, 'Harbours', 'Boats', 1600000000);
+                    INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (1, 1, 1700000000, 0);
+                    INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Tide tables', 'lunar');
+                    INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (2, 1, 1600000000, 0);
+                    INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Harbours', 'lunar quays');
+                    INSERT INTO setting (key, value) VALUES ('findIndexedThrough', '2');
+                    """)
+        }
+        try old.close()
+        let library = try await Library.open(directory: directory)
+        #expect(try await find("lunar", in: library) == ["Tide tables", "Harbours"])
+        try await library.writer.write { db in try db.execute(sql: "DELETE FROM episode WHERE id = 1") }
+        #expect(try await find("lunar", in: library) == ["Harbours"])
+        try await library.close()
+    }
+
     @Test func aLibraryFromBeforeTheIndexIsIndexedOnFirstUse() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("find-old-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

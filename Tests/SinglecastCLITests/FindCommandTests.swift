@@ -133,4 +133,34 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr == "Error: there is no result 2 of the last find: it has 1 result\n")
         try await show.stop()
     }
+
+    @Test func aFirstIndexingOnATerminalShowsItsProgressThenClearsIt() async throws {
+        let cli = try CLI()
+        defer { cli.removeHome() }
+        let count = 10_000
+        let items = (1...count).map { number in
+            "<item><title>Episode \(number)</title><guid>e\(number)</guid><description>Harbour notes, number \(number).</description>"
+                + "<enclosure url=\"https://example.com/\(number).mp3\" type=\"audio/mpeg\"/></item>"
+        }
+        let feed = cli.home.appendingPathComponent("many.xml")
+        try ("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Many</title>" + items.joined() + "</channel></rss>")
+            .write(to: feed, atomically: true, encoding: .utf8)
+        let listed = try await cli.run(["episodes", feed.path])
+        try #require(listed.status == 0, "\(listed.stderr)")
+        var environment = cli.environment
+        environment["LANG"] = "C.UTF-8"
+        let terminal = try TerminalSession.start(
+            [CLI.executable.path, "find", "harbour", "--limit", "1"], environment: environment, columns: 100, rows: 24,
+            folder: cli.home)
+        defer { terminal.stop() }
+        var progress: [String] = []
+        var screen: [String] = []
+        try await waitUntil {
+            screen = try terminal.lines()
+            progress += screen.filter { $0.hasPrefix("indexing for find: ") }
+            return screen.contains("1 of \(count) episodes found (--limit shows more)")
+        }
+        #expect(progress.contains { $0.hasSuffix(" of \(count)") }, "the line while indexing: \(progress)")
+        #expect(!screen.contains { $0.contains("indexing for find") }, "cleared once done: \(screen)")
+    }
 }

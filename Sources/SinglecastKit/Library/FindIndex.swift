@@ -7,8 +7,8 @@ enum FindIndex {
     /// Episodes indexed in one transaction: few enough that an interruption loses little, many
     /// enough that FTS5 writes large segments (each commit writes one).
     static let batchSize = 2000
-    /// Transcripts indexed in one transaction (some 200,000 words of an hour each), for the
-    /// same reasons.
+    /// Transcripts indexed in one transaction (200 of an hour each hold some 20 MB of text),
+    /// for the same reasons.
     static let transcriptBatchSize = 200
 
     /// The `setting` that holds the highest episode id indexed (ids only grow: any above it is new).

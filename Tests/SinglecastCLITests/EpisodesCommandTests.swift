@@ -109,6 +109,34 @@ import TestSupport
         try await show.stop()
     }
 
+    /// A large podcast whose feed gains episodes at the top: every episode moves down, one
+    /// statement changes megabytes of pages, and its statement journal outgrows memory. SQLite
+    /// 3.40 failed that statement with "database or disk is full" when the journal was kept in
+    /// memory up to a megabyte before it spilled to a file.
+    @Test func aLargeFeedThatGainsEpisodesAtTheTopIsSavedAgain() async throws {
+        let cli = try CLI()
+        defer { cli.removeHome() }
+        func feed(newest: Int) -> String {
+            let items = (1...newest).reversed().map { number in
+                "<item><title>Episode \(number)</title><guid>e\(number)</guid><description>"
+                    + String(repeating: "Notes of episode \(number). ", count: 60)
+                    + "</description><enclosure url=\"https://example.com/\(number).mp3\" type=\"audio/mpeg\"/></item>"
+            }
+            return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Big</title>" + items.joined() + "</channel></rss>"
+        }
+        let file = cli.home.appendingPathComponent("big.xml")
+        try feed(newest: 2000).write(to: file, atomically: true, encoding: .utf8)
+        let first = try await cli.run(["episodes", file.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        try feed(newest: 2005).write(to: file, atomically: true, encoding: .utf8)
+        let second = try await cli.run(["episodes", file.path, "--json"])
+        #expect(second.status == 0 && second.stderr == "", "\(second.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+        let episodes = try #require(object["episodes"] as? [[String: Any]])
+        #expect(episodes.count == 2005)
+        #expect(episodes.first?["title"] as? String == "Episode 2005" && episodes.last?["title"] as? String == "Episode 1")
+    }
+
     @Test func readsALocalFile() async throws {
         let cli = try CLI()
         let result = try await cli.run(["episodes", Fixtures.url("cli/show.xml").path, "--json"])

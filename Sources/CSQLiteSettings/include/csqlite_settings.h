@@ -7,9 +7,4 @@
 /// any thread uses SQLite.
 int csqlite_disable_memory_statistics(void);
 
-/// Sets how large a statement journal (the pages one statement changed, kept to undo just that
-/// statement) grows in memory before SQLite moves it to a temporary file. Returns as
-/// `csqlite_disable_memory_statistics` does, under the same conditions.
-int csqlite_set_statement_journal_spill(int bytes);
-
 #endif

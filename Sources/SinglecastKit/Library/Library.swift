@@ -110,17 +110,12 @@ public struct Library: Sendable {
     ///
     /// It turns SQLite's memory statistics off: they take a process-wide lock on every
     /// allocation SQLite makes, from every connection (`Benchmarks/subscriptions.py`; figures
-    /// in `Benchmarks/README.md`). And it keeps statement journals in memory up to
-    /// ``statementJournalInMemory``: saving an episode changes a few pages of 16 KiB, over
-    /// SQLite's default of 64 KiB, so each save wrote them to a temporary file.
+    /// in `Benchmarks/README.md`). Statement journals keep SQLite's own spill threshold: with a
+    /// larger one, SQLite 3.40 failed a statement whose journal outgrew it ("database or disk
+    /// is full") instead of spilling it to a file.
     public static func prepareProcess() {
         _ = csqlite_disable_memory_statistics()
-        _ = csqlite_set_statement_journal_spill(Int32(statementJournalInMemory))
     }
-
-    /// How much of a statement journal stays in memory: the pages of a one-row change with
-    /// room to spare, while a statement that changes many rows still spills to a file.
-    static let statementJournalInMemory = 1 << 20
 
     /// A library that lives in memory only, for tests.
     static func inMemory() throws -> Library {

@@ -173,7 +173,7 @@ import TestSupport
         #expect(try await find("glacier", in: library) == [], "its words are not indexed")
     }
 
-    @Test func aDeletedTranscriptLeavesTheIndex() async throws {
+    @Test func aDeletedTranscriptLeavesTheIndexAndItsWordsNeverMatchALaterDocument() async throws {
         let library = try Library.inMemory()
         try await save([Self.episode("e", "An episode", transcript: true)], in: library)
         // Removing extras deletes their files: a copy of the fixture's.
@@ -181,9 +181,13 @@ import TestSupport
         try Fixtures.data("find/talk.json").write(to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         try await saveTranscript("talk.json", type: "application/json", forEpisode: "e", in: library, file: copy.path)
+        // The transcript is indexed last: its documents hold the highest numbers.
         #expect(try await find("sourdough", in: library) == ["An episode"])
         try await library.removeExtras(ofDownload: 1)
         #expect(try await find("sourdough", in: library) == [])
+        try await save([Self.episode("e", "An episode"), Self.episode("later", "A later one")], in: library)
+        #expect(try await find("sourdough", in: library) == [])
+        #expect(try await find("later", in: library) == ["A later one"])
     }
 
     // MARK: - Keeping in step
@@ -206,44 +210,38 @@ import TestSupport
         #expect(try await find("keepers", in: library) == ["Lighthouses"])
     }
 
-    @Test func theWordsOfARemovedDocumentNeverMatchALaterOne() async throws {
-        let library = try Library.inMemory()
-        try await save([Self.episode("e", "An episode", transcript: true)], in: library)
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("find-\(UUID().uuidString).json")
-        try Fixtures.data("find/talk.json").write(to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        try await saveTranscript("talk.json", type: "application/json", forEpisode: "e", in: library, file: copy.path)
-        // The transcript is indexed last: its documents hold the highest numbers.
-        #expect(try await find("ovens", in: library) == ["An episode"])
-        try await library.removeExtras(ofDownload: 1)
-        #expect(try await find("ovens", in: library) == [])
-        try await save([Self.episode("e", "An episode"), Self.episode("later", "A later one")], in: library)
-        #expect(try await find("ovens", in: library) == [])
-        #expect(try await find("later", in: library) == ["A later one"])
-    }
-
-    @Test func anIndexFromBeforeDocumentNumbersIsKeptAndFollowed() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("find-numbers-\(UUID().uuidString)")
+    /// A library folder whose database was migrated up to `migration` only, holding a podcast
+    /// of two episodes, "Tide tables" and "Harbours", with these notes, and then `rows`.
+    private func oldLibrary(upTo migration: String, notes: (String, String), rows: String = "") async throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("find-old-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let old = try DatabaseQueue(path: directory.appendingPathComponent("library.sqlite").path)
-        try Library.migrator.migrate(old, upTo: "v12-podcast-counts")
+        try Library.migrator.migrate(old, upTo: migration)
         try await old.write { db in
-            // Indexed as the numbering by AUTOINCREMENT did, with words only the index holds.
             try db.execute(
                 sql: """
                     INSERT INTO podcast (id, feedKey, title) VALUES (1, 'https://a.example/feed', 'Old Show');
                     INSERT INTO episode (id, podcastId, identity, position, title, description, published) VALUES
-                      (1, 1, 'a', 1, 'Tide tables', 'Moon', 1700000000),
-                      (2, 1, 'b', 2, 'Harbours', 'Boats', 1600000000);
-                    INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (1, 1, 1700000000, 0);
-                    INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Tide tables', 'lunar');
-                    INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (2, 1, 1600000000, 0);
-                    INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Harbours', 'lunar quays');
-                    INSERT INTO setting (key, value) VALUES ('findIndexedThrough', '2');
-                    """)
+                      (1, 1, 'a', 1, 'Tide tables', ?, 1700000000), (2, 1, 'b', 2, 'Harbours', ?, 1600000000);
+                    """, arguments: [notes.0, notes.1])
+            try db.execute(sql: rows)
         }
         try old.close()
+        return directory
+    }
+
+    @Test func anIndexFromBeforeDocumentNumbersIsKeptAndFollowed() async throws {
+        // Indexed as the numbering by AUTOINCREMENT did, with words only the index holds.
+        let directory = try await oldLibrary(
+            upTo: "v12-podcast-counts", notes: ("Moon", "Boats"),
+            rows: """
+                INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (1, 1, 1700000000, 0);
+                INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Tide tables', 'lunar');
+                INSERT INTO findDocument (episodeId, podcastId, published, unlisted) VALUES (2, 1, 1600000000, 0);
+                INSERT INTO findText (rowid, title, notes) VALUES (last_insert_rowid(), 'Harbours', 'lunar quays');
+                INSERT INTO setting (key, value) VALUES ('findIndexedThrough', '2');
+                """)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let library = try await Library.open(directory: directory)
         #expect(try await find("lunar", in: library) == ["Tide tables", "Harbours"])
         try await library.writer.write { db in try db.execute(sql: "DELETE FROM episode WHERE id = 1") }
@@ -252,21 +250,9 @@ import TestSupport
     }
 
     @Test func aLibraryFromBeforeTheIndexIsIndexedOnFirstUse() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("find-old-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try await oldLibrary(
+            upTo: "v9-deleted-downloads", notes: ("<p>Moon &amp; sea</p>", "Boats and the moon"))
         defer { try? FileManager.default.removeItem(at: directory) }
-        let old = try DatabaseQueue(path: directory.appendingPathComponent("library.sqlite").path)
-        try Library.migrator.migrate(old, upTo: "v9-deleted-downloads")
-        try await old.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO podcast (id, feedKey, title) VALUES (1, 'https://a.example/feed', 'Old Show');
-                    INSERT INTO episode (id, podcastId, identity, position, title, description, published) VALUES
-                      (1, 1, 'a', 1, 'Tide tables', '<p>Moon &amp; sea</p>', 1700000000),
-                      (2, 1, 'b', 2, 'Harbours', 'Boats and the moon', 1600000000);
-                    """)
-        }
-        try old.close()
         let library = try await Library.open(directory: directory)
         #expect(try await find("moon", in: library) == ["Tide tables", "Harbours"])
         try await library.close()

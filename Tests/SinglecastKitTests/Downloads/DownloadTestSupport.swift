@@ -17,7 +17,7 @@ struct TransferHarness: Sendable {
     /// waits are timed by `clock` (a test clock the test advances, when given), whose start is
     /// dated `wallClockStart`.
     static func run(
-        readTimeout: Duration = .seconds(5),
+        readTimeout: Duration = .seconds(15),
         retryPolicy: FileTransfer.RetryPolicy = .init(
             giveUpAfter: .seconds(5), baseDelay: .milliseconds(10), growth: 2, maxDelay: .seconds(2)),
         clock: any Clock<Duration> = ContinuousClock(), wallClockStart: Date = Date(),
@@ -26,8 +26,9 @@ struct TransferHarness: Sendable {
     ) async throws {
         var configuration = HTTPSession.Configuration()
         configuration.readTimeout = readTimeout
-        // No test here is about connecting slowly: a loaded machine must never make a loopback
-        // connection a transient failure that leaves a download waiting for a test clock.
+        // No test here is about connecting or answering slowly, unless it asks for a short read
+        // timeout: a loaded machine must never make a loopback connection, or a server's late
+        // answer, a transient failure that leaves a download waiting for a test clock.
         configuration.connectTimeout = .seconds(15)
         let server = try await TestServer.start()
         let session = HTTPSession(configuration: configuration)
@@ -175,7 +176,7 @@ struct EngineHarness: Sendable {
     /// hanging, not a measure of speed). The transfers' waits are timed by `clock`, whose start is
     /// dated `wallClockStart`.
     static func run(
-        limit: Int, timeLimit: Double = 50, readTimeout: Duration = .seconds(5), retryPolicy: FileTransfer.RetryPolicy? = nil,
+        limit: Int, timeLimit: Double = 50, readTimeout: Duration = .seconds(15), retryPolicy: FileTransfer.RetryPolicy? = nil,
         clock: any Clock<Duration> = ContinuousClock(), wallClockStart: Date = Date(),
         giveUp: DownloadLifecycle.Event = .fail, _ body: @escaping @Sendable (EngineHarness) async throws -> Void
     ) async throws {

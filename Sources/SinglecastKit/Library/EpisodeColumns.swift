@@ -79,16 +79,22 @@ enum EpisodeColumns {
     /// The columns every saved episode row gets, in binding order.
     private static let rowColumns = ["identity", "position"] + fields.map(\.name) + ["fingerprint", "isNew"]
 
-    /// Inserts an episode into a podcast, or updates the episode of the same identity (its
-    /// new mark stays as it is).
-    static let upsertSQL: String = {
+    /// Inserts `rows` episodes into a podcast, or updates the episode of the same identity
+    /// (its new mark stays as it is).
+    static func upsertSQL(rows: Int) -> String {
         let columns = ["podcastId"] + rowColumns
+        let row = "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         return """
             INSERT INTO episode (\(columns.joined(separator: ", ")))
-            VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             ON CONFLICT(podcastId, identity) DO UPDATE SET \(updateAssignments)
             """
-    }()
+    }
+
+    /// How many episodes one upsert writes. The `episode` table's triggers make SQLite keep a
+    /// statement journal of the pages each upsert changes; one statement for many rows
+    /// journals each page once rather than once a row.
+    private static let rowsPerUpsert = 64
 
     private static let updateAssignments = (["fingerprint", "position"] + fields.map(\.name))
         .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -181,51 +187,67 @@ enum EpisodeColumns {
         /// Saves the next episodes of the feed, with their keys, in the transaction under way
         /// (the last ones are written in the commit's, so a feed costs one transaction less).
         mutating func write(_ episodes: [Episode], keys: [Key], db: Database) throws {
-            let statement: Statement
             if writesDirectly {
-                statement = try db.cachedStatement(sql: upsertSQL)
-            } else {
-                if !hasStagingTable {
-                    try db.execute(sql: createStagingSQL(stagingTable))
-                    hasStagingTable = true
-                }
-                statement = try db.cachedStatement(sql: stageSQL(stagingTable))
+                try writeDirectly(episodes, keys: keys, db: db)
+                return
             }
-            let podcastID = writesDirectly ? podcastID : nil
+            if !hasStagingTable {
+                try db.execute(sql: createStagingSQL(stagingTable))
+                hasStagingTable = true
+            }
+            let statement = try db.cachedStatement(sql: stageSQL(stagingTable))
             try episodes.withUnsafeBufferPointer { episodes in
                 for index in episodes.indices {
-                    try write(episodes.baseAddress! + index, key: keys[index], with: statement, podcastID: podcastID)
+                    var binder = StatementBinder(statement: statement)
+                    if bind(episodes.baseAddress! + index, key: keys[index], to: &binder) { try binder.execute() }
                 }
             }
         }
 
-        /// Writes one episode with `statement` (the upsert when `podcastID` is given, else the
-        /// staging insert), or nothing when the library has it unchanged in the same place.
-        private mutating func write(
-            _ episode: UnsafePointer<Episode>, key: Key, with statement: Statement, podcastID: Int64?
-        ) throws {
+        /// Upserts episodes into a podcast that had none, ``rowsPerUpsert`` a statement.
+        private mutating func writeDirectly(_ episodes: [Episode], keys: [Key], db: Database) throws {
+            try episodes.withUnsafeBufferPointer { episodes in
+                var start = 0
+                while start < episodes.count {
+                    let rows = min(rowsPerUpsert, episodes.count - start)
+                    var binder = StatementBinder(statement: try db.cachedStatement(sql: upsertSQL(rows: rows)))
+                    for index in start..<(start + rows) {
+                        binder.bind(podcastID.databaseValue)
+                        // The library held none of the podcast's episodes: every one is bound.
+                        _ = bind(episodes.baseAddress! + index, key: keys[index], to: &binder)
+                    }
+                    try binder.execute()
+                    start += rows
+                }
+            }
+        }
+
+        /// Binds an episode's row (for the upsert when writing directly, else for the staging
+        /// insert), or nothing when the library has it unchanged in the same place; returns
+        /// whether it bound the row.
+        private mutating func bind(_ episode: UnsafePointer<Episode>, key: Key, to binder: inout StatementBinder) -> Bool {
             episodeCount += 1
             let position = episodeCount
             let (identity, fingerprint) = (key.identity, key.fingerprint)
             // What is left in `stored` at the end is what the feed no longer lists.
             let existing = stored.removeValue(forKey: identity)
             if existing == nil { addedCount += 1 }
-            var binder = StatementBinder(statement: statement)
-            if let podcastID { binder.bind(podcastID.databaseValue) }
-            binder.bind(identity.databaseValue)
-            binder.bind(position.databaseValue)
             if let existing, existing.fingerprint == fingerprint {
-                guard existing.position != position else { return }
+                guard existing.position != position else { return false }
+                binder.bind(identity.databaseValue)
+                binder.bind(position.databaseValue)
                 // A position-only row: no fields, fingerprint or new mark.
                 for _ in 0..<(fields.count + 2) { binder.bind(.null) }
                 binder.bind(true.databaseValue)
             } else {
+                binder.bind(identity.databaseValue)
+                binder.bind(position.databaseValue)
                 for field in fields { binder.bind(field.value(episode)) }
                 binder.bind(fingerprint.databaseValue)
                 binder.bind((existing == nil && marksAddedNew).databaseValue)
-                if podcastID == nil { binder.bind(false.databaseValue) }
+                if !writesDirectly { binder.bind(false.databaseValue) }
             }
-            try binder.execute()
+            return true
         }
 
         /// Makes the staged changes the podcast's episodes, and takes the positions away from

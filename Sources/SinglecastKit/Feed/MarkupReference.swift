@@ -76,7 +76,7 @@ enum MarkupReference {
             return (pattern, (1 << (8 * UInt64(bytes.count))) - 1, bytes.count)
         }
 
-    private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
+    static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
@@ -86,7 +86,7 @@ enum MarkupReference {
     }
 
     /// XML 1.0's `Char`.
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
+    static func isXMLCharacter(_ value: UInt32) -> Bool {
         switch value {
         case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
         default: false

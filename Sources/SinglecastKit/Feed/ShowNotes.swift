@@ -1,12 +1,11 @@
-import CLibXML2
 import Foundation
 
 /// An episode's show notes as plain text: the feed's HTML (`description`, `content:encoded`,
-/// `itunes:summary`) read with libxml2's HTML parser, reduced to paragraphs with its entities
-/// decoded, and its links numbered and listed at the end.
+/// `itunes:summary`) read as libxml2's HTML parser reads it (``HTMLTokenizer``), reduced to
+/// paragraphs with its entities decoded, and its links numbered and listed at the end.
 ///
 /// What `show`, `episodes --json` and the terminal UI's details pane show, and what search
-/// indexes. Scripts and styles are dropped; nothing is fetched; libxml2 never prints.
+/// indexes. Scripts, styles and titles are dropped; nothing is fetched.
 public struct ShowNotes: Equatable, Sendable {
     /// The paragraphs, each on one line (a `<br>` inside one is a line break); list items
     /// start with `• `; a link whose text is not its URL is followed by its number, `[1]`.
@@ -40,15 +39,13 @@ public struct ShowNotes: Equatable, Sendable {
 
     /// Reads show notes written in HTML, or in plain text (paragraphs between blank lines).
     public init(_ notes: String) {
-        var entities = EntityNumbers()
-        self.init(notes, entities: &entities)
+        self.init(notes, entities: HTMLEntities())
     }
 
     /// Reads show notes, with the entity names met in notes read before.
-    init(_ notes: String, entities: inout EntityNumbers) {
+    init(_ notes: String, entities: HTMLEntities) {
         if notes.utf8.contains(UInt8(ascii: "<")) {
-            let reducer = HTMLReducer()
-            reducer.read(notes, entities: &entities)
+            let reducer = HTMLReducer.reduce(notes, entities: entities)
             body = String(decoding: reducer.body, as: UTF8.self)
             links = reducer.links
         } else {
@@ -79,8 +76,8 @@ public struct ShowNotes: Equatable, Sendable {
             for part in 0..<parts {
                 let slice = notes[min(notes.count, part * size)..<min(notes.count, (part + 1) * size)]
                 group.addTask {
-                    var entities = EntityNumbers()
-                    return (part, slice.map { $0.map { transform(ShowNotes($0, entities: &entities)) } })
+                    let entities = HTMLEntities()
+                    return (part, slice.map { $0.map { transform(ShowNotes($0, entities: entities)) } })
                 }
             }
             var done: [[T?]] = Array(repeating: [], count: parts)
@@ -104,18 +101,17 @@ public struct ShowNotes: Equatable, Sendable {
     }
 }
 
-/// A name of at most 8 bytes as one number: element and entity names are looked up without
-/// making a `String` of each.
-private func packed(_ name: some Collection<UInt8>) -> UInt64 {
-    var key: UInt64 = 0
-    for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
-    return key
-}
-
-/// Walks libxml2's HTML SAX events into paragraphs and links. Text is gathered as UTF-8 bytes
-/// in one buffer, and element names are told apart by their bytes: a listing reduces
+/// Reduces the tokens of show notes' HTML to paragraphs and links. Text is gathered as UTF-8
+/// bytes in one buffer, and element names are told apart by their bytes: a listing reduces
 /// thousands of notes, and a `String` per line or per element name was most of the work.
-private final class HTMLReducer {
+///
+/// The elements open are kept as libxml2's HTML parser kept them, by HTML 4's rules: a start
+/// tag ends the open elements it cannot be inside (`<p>` ends a `<p>`, `<li>` an `<li>`); an
+/// end tag ends its element and those opened inside it, unless one of them ranks above it
+/// (`</p>` does not end a `<div>` opened inside); text before any element is a paragraph.
+/// Where libxml2 dropped everything after a stray end tag at the start or after `</body>`,
+/// that text is kept.
+private struct HTMLReducer: HTMLTokenReceiver {
     /// The paragraphs so far, between blank lines, the lines of one between line breaks.
     private(set) var body: [UInt8] = []
     private(set) var links: [String] = []
@@ -124,7 +120,12 @@ private final class HTMLReducer {
     private var paragraphHasLine = false
     /// The link being read: its URL and where its text starts in `line`.
     private var openLink: (url: String, start: Int)?
+    /// The elements open, by ``HTMLTagName/key``, innermost last.
+    private var openElements: [UInt64] = []
+    /// How many of them are elements whose text is not shown.
     private var skippedDepth = 0
+    /// Whether the body has begun: text before it is put in a paragraph of its own.
+    private var hasBody = false
 
     /// What an element does to the text.
     private enum Role {
@@ -134,87 +135,118 @@ private final class HTMLReducer {
     private static let roles: [UInt64: Role] = {
         let blocks = [
             "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "tr",
-            "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr",
+            "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr", "blockquote",
         ]
-        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (packed($0.utf8), Role.block) })
-        for name in ["script", "style", "head", "title"] { roles[packed(name.utf8)] = .skipped }
-        roles[packed("li".utf8)] = .listItem
-        roles[packed("br".utf8)] = .lineBreak
-        roles[packed("a".utf8)] = .link
+        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (HTMLTagName.key(of: $0), Role.block) })
+        for name in ["script", "style", "title"] { roles[HTMLTagName.key(of: name)] = .skipped }
+        roles[HTMLTagName.key(of: "li")] = .listItem
+        roles[HTMLTagName.key(of: "br")] = .lineBreak
+        roles[HTMLTagName.key(of: "a")] = .link
         return roles
     }()
-    /// The one name in the lists longer than a key holds.
-    private static let blockquote = Array("blockquote\0".utf8)
+
+    /// The start tags that end an open element, when it is the innermost: HTML 4's rules, as
+    /// libxml2 2.9 writes them (`htmlStartClose`).
+    private static let endedByStartTags: [UInt64: Set<UInt64>] = {
+        let rules = """
+            a: a fieldset table td th
+            address: dd dl dt form li ul
+            b: center p td th
+            big: p
+            caption: col colgroup tbody tfoot thead tr
+            col: col colgroup tbody tfoot thead tr
+            colgroup: colgroup tbody tfoot thead tr
+            dd: dt
+            dir: dd dl dt form ul
+            dl: form li
+            dt: dd dl
+            font: center td th
+            form: form
+            h1 h2 h3 h4 h5 h6: fieldset form li p table
+            i: center p td th
+            legend: fieldset
+            li: li
+            listing: dd dl dt fieldset form li table ul
+            menu: dd dl dt form ul
+            ol: form
+            option: optgroup option
+            p: address blockquote body caption center col colgroup dd dir div dl dt fieldset form frameset \
+            h1 h2 h3 h4 h5 h6 head hr li listing menu ol p pre table tbody td tfoot th title tr ul xmp
+            pre: dd dl dt fieldset form li table ul
+            s: p
+            script: noscript
+            small: p
+            span: td th
+            strike: p
+            style: body frameset
+            tbody: tbody tfoot
+            td: tbody td tfoot th tr
+            tfoot: tbody
+            th: tbody td tfoot th tr
+            thead: tbody tfoot
+            title: body frameset
+            tr: tbody tfoot tr
+            tt: p
+            u: p td th
+            ul: address form menu pre
+            xmp: dd dl dt fieldset form li table ul
+            """
+        var table: [UInt64: Set<UInt64>] = [:]
+        for rule in rules.split(separator: "\n") {
+            let parts = rule.split(separator: ":")
+            let enders = Set(parts[1].split(separator: " ").map { HTMLTagName.key(of: String($0)) })
+            for ended in parts[0].split(separator: " ") { table[HTMLTagName.key(of: String(ended)), default: []].formUnion(enders) }
+        }
+        return table
+    }()
+
+    /// How an end tag ranks: one ends no open element that ranks above it (libxml2's
+    /// `htmlEndPriority`).
+    private static let endTagRanks: [UInt64: Int] = [
+        HTMLTagName.key(of: "div"): 150, HTMLTagName.key(of: "td"): 160, HTMLTagName.key(of: "th"): 160,
+        HTMLTagName.key(of: "tr"): 170, HTMLTagName.key(of: "thead"): 180, HTMLTagName.key(of: "tbody"): 180,
+        HTMLTagName.key(of: "tfoot"): 180, HTMLTagName.key(of: "table"): 190,
+    ]
+    private static let defaultEndTagRank = 100
+
+    /// Elements that have no content and no end tag: they are never open.
+    private static let voidElements = Set(
+        ["area", "base", "basefont", "br", "col", "embed", "frame", "hr", "img", "input", "isindex", "link", "meta",
+         "param", "source", "track", "wbr"].map(HTMLTagName.key(of:)))
+    /// The document's own elements, never open; the end of the body or the document ends
+    /// every element.
+    private static let documentElements = Set(["html", "head", "body"].map(HTMLTagName.key(of:)))
+    private static let documentEnds = Set(["html", "body"].map(HTMLTagName.key(of:)))
+    /// What may come before the body.
+    private static let headElements = Set(
+        ["html", "head", "title", "meta", "link", "base", "script", "style"].map(HTMLTagName.key(of:)))
+    private static let paragraph = HTMLTagName.key(of: "p")
+    private static let href = HTMLTagName.key(of: "href")
     private static let bullet = Array("• ".utf8)
 
-    /// The role of the element called `name` (libxml2's HTML parser gives names in lower case).
-    private static func role(_ name: UnsafePointer<xmlChar>?) -> Role {
-        guard let name else { return .inline }
-        var length = 0
-        while name[length] != 0 {
-            length += 1
-            guard length <= 8 else { return xmlStrEqual(name, blockquote) != 0 ? .block : .inline }
-        }
-        return roles[packed(UnsafeBufferPointer(start: name, count: length))] ?? .inline
+    /// Reduces `html`, with the entity names met before in `entities`.
+    static func reduce(_ html: String, entities: HTMLEntities) -> HTMLReducer {
+        var reducer = HTMLReducer()
+        var html = html
+        html.withUTF8 { HTMLTokenizer.read($0, into: &reducer, entities: entities) }
+        reducer.close(downTo: 0)
+        reducer.endParagraph()
+        return reducer
     }
 
-    func read(_ html: String, entities: inout EntityNumbers) {
-        var handler = Self.makeHandler()
-        let unmanaged = Unmanaged.passRetained(self)
-        defer { unmanaged.release() }
-        guard let context = htmlCreatePushParserCtxt(&handler, unmanaged.toOpaque(), nil, 0, nil, XML_CHAR_ENCODING_UTF8)
-        else {
-            // Out of memory: the notes as they are, tags and all, rather than nothing.
-            body = Array(ShowNotes.collapsingWhitespace(html).utf8)
-            return
+    mutating func startTag(_ name: HTMLTagName, attributes: HTMLAttributes) {
+        while let innermost = openElements.last, Self.endedByStartTags[innermost]?.contains(name.key) == true {
+            close(downTo: openElements.count - 1)
         }
-        defer {
-            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
-            htmlFreeParserCtxt(context)
-        }
-        let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue
-        htmlCtxtUseOptions(context, Int32(options))
-        func parse(_ bytes: UnsafeBufferPointer<UInt8>) {
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                _ = htmlParseChunk(context, chars.baseAddress, Int32(chars.count), 1)
-            }
-        }
-        var text = html
-        // A few of libxml2's errors bypass the context and go to its generic handler (stderr).
-        singlecast_silenceGenericErrors(1)
-        defer { singlecast_silenceGenericErrors(0) }
-        text.withUTF8 { bytes in
-            if let numbered = entities.numbered(bytes) {
-                numbered.withUnsafeBufferPointer(parse)
-            } else {
-                parse(bytes)
-            }
-        }
-        endParagraph()
+        if !Self.headElements.contains(name.key) { hasBody = true }
+        let isVoid = Self.voidElements.contains(name.key)
+        if !isVoid && !Self.documentElements.contains(name.key) { openElements.append(name.key) }
+        let role = Self.roles[name.key] ?? .inline
+        start(role, attributes: attributes)
+        if isVoid { end(role) }
     }
 
-    private static func makeHandler() -> htmlSAXHandler {
-        var handler = htmlSAXHandler()
-        handler.startElement = { context, name, attributes in
-            HTMLReducer.from(context).start(HTMLReducer.role(name), attributes)
-        }
-        handler.endElement = { context, name in
-            HTMLReducer.from(context).end(HTMLReducer.role(name))
-        }
-        handler.characters = { context, bytes, count in
-            HTMLReducer.from(context).characters(bytes, Int(count))
-        }
-        handler.cdataBlock = handler.characters
-        handler.serror = { _, _ in }
-        return handler
-    }
-
-    private static func from(_ pointer: UnsafeMutableRawPointer?) -> HTMLReducer {
-        Unmanaged<HTMLReducer>.fromOpaque(pointer!).takeUnretainedValue()
-    }
-
-    private func start(_ role: Role, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private mutating func start(_ role: Role, attributes: HTMLAttributes?) {
         switch role {
         case .skipped: skippedDepth += 1
         case .lineBreak: endLine()
@@ -223,12 +255,34 @@ private final class HTMLReducer {
             endParagraph()
             line = Self.bullet
         case .link:
-            if let href = Self.webLink(in: attributes) { openLink = (href, line.count) }
+            if let href = Self.webLink(attributes?.value(of: Self.href)) { openLink = (href, line.count) }
         case .inline: break
         }
     }
 
-    private func end(_ role: Role) {
+    mutating func endTag(_ name: HTMLTagName) {
+        if Self.documentEnds.contains(name.key) {
+            close(downTo: 0)
+            return
+        }
+        let rank = Self.endTagRanks[name.key] ?? Self.defaultEndTagRank
+        for index in openElements.indices.reversed() {
+            if openElements[index] == name.key {
+                close(downTo: index)
+                return
+            }
+            if (Self.endTagRanks[openElements[index]] ?? Self.defaultEndTagRank) > rank { return }
+        }
+    }
+
+    /// Ends the open elements from the innermost down to the one at `index`.
+    private mutating func close(downTo index: Int) {
+        while openElements.count > index {
+            end(Self.roles[openElements.removeLast()] ?? .inline)
+        }
+    }
+
+    private mutating func end(_ role: Role) {
         switch role {
         case .skipped: skippedDepth = max(0, skippedDepth - 1)
         case .block, .listItem: endParagraph()
@@ -243,18 +297,21 @@ private final class HTMLReducer {
     }
 
     /// Appends text, every run of white space (a no-break space too) as one space.
-    private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
-        guard skippedDepth == 0, let bytes else { return }
-        // Built in a local buffer: appending to the property checks exclusive access every time.
-        var text = line
-        line = []
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if !hasBody && openElements.isEmpty && bytes.contains(where: { !HTMLSyntax.isBlank($0) }) {
+            hasBody = true
+            openElements.append(Self.paragraph)
+            start(.block, attributes: nil)
+        }
+        guard skippedDepth == 0 else { return }
+        let count = bytes.count
         // The bytes between two runs of white space go in one copy.
         var run = 0
         var index = 0
         while index < count {
             let byte = bytes[index]
             let width: Int
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
                 width = 1
             } else if byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0 {
                 width = 2
@@ -262,16 +319,15 @@ private final class HTMLReducer {
                 index += 1
                 continue
             }
-            text.append(contentsOf: UnsafeBufferPointer(start: bytes + run, count: index - run))
-            if let last = text.last, last != 0x20 { text.append(0x20) }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            if let last = line.last, last != 0x20 { line.append(0x20) }
             index += width
             run = index
         }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes + run, count: count - run))
-        line = text
+        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<count]))
     }
 
-    private func endLine() {
+    private mutating func endLine() {
         let finished = Self.trimmed(line[...])
         if !finished.isEmpty && !finished.elementsEqual(Self.bullet.dropLast()) {
             if paragraphHasLine {
@@ -286,7 +342,7 @@ private final class HTMLReducer {
         openLink = nil
     }
 
-    private func endParagraph() {
+    private mutating func endParagraph() {
         endLine()
         paragraphHasLine = false
     }
@@ -299,79 +355,15 @@ private final class HTMLReducer {
         return slice
     }
 
-    /// The `href` of a link's attributes when it is an http(s) URL, trimmed. (libxml2's HTML
-    /// parser gives element and attribute names in lower case.)
-    private static func webLink(in attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> String? {
-        guard var pointer = attributes else { return nil }
-        while let name = pointer.pointee {
-            if xmlStrEqual(name, href) != 0, let value = pointer.advanced(by: 1).pointee {
-                let link = trimmed(ArraySlice(UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value)))))
-                let scheme = link.prefix(8).map { $0 | 0x20 }  // lower case, for the letters compared
-                guard scheme.starts(with: http) || scheme.starts(with: https) else { return nil }
-                return String(decoding: link, as: UTF8.self)
-            }
-            pointer = pointer.advanced(by: 2)
-        }
-        return nil
+    /// A link's `href` when it is an http(s) URL, trimmed.
+    private static func webLink(_ href: [UInt8]?) -> String? {
+        guard let href else { return nil }
+        let link = trimmed(href[...])
+        let scheme = link.prefix(8).map { $0 | 0x20 }  // lower case, for the letters compared
+        guard scheme.starts(with: http) || scheme.starts(with: https) else { return nil }
+        return String(decoding: link, as: UTF8.self)
     }
 
-    private static let href = Array("href\0".utf8)
     private static let http = Array("http://".utf8)
     private static let https = Array("https://".utf8)
-}
-
-/// The named entities of libxml2's HTML parser written as character references (`&eacute;` as
-/// `&#233;`), which it reads as the same character: libxml2 2.9 finds a name by comparing it
-/// with each of its 253 in turn, which took a third of its time on notes full of entities.
-struct EntityNumbers {
-    /// The character of each name met so far (0 when libxml2 knows no such entity), by the name's
-    /// bytes: no name it knows is longer than 8.
-    private var characters: [UInt64: UInt32] = [:]
-
-    /// `html` with every named entity libxml2 knows written as a character reference, or nil
-    /// when it has none. Only a name of letters and digits ended by `;` is rewritten: libxml2
-    /// reads just that name there too, and its other names are not entities.
-    mutating func numbered(_ html: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard let base = html.baseAddress else { return nil }
-        var output: [UInt8] = []
-        var copied = 0
-        var index = 0
-        while index < html.count, let found = memchr(base + index, Int32(UInt8(ascii: "&")), html.count - index) {
-            let ampersand = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            index = ampersand + 1
-            var end = index
-            while end < html.count, end - index <= 8, Self.isLetterOrDigit(html[end]) { end += 1 }
-            guard end < html.count, html[end] == UInt8(ascii: ";"), end - index <= 8, end > index,
-                Self.isLetter(html[index])
-            else { continue }
-            let name = UnsafeBufferPointer(rebasing: html[index..<end])
-            let character = character(named: name)
-            guard character != 0 else { continue }
-            if output.isEmpty { output.reserveCapacity(html.count) }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: html[copied..<ampersand]))
-            output.append(contentsOf: "&#\(character);".utf8)
-            index = end + 1
-            copied = index
-        }
-        guard copied > 0 else { return nil }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: html[copied...]))
-        return output
-    }
-
-    /// The character libxml2's entity `name` stands for, or 0.
-    private mutating func character(named name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let key = packed(name)
-        if let known = characters[key] { return known }
-        let found = (Array(name) + [0]).withUnsafeBufferPointer { htmlEntityLookup($0.baseAddress)?.pointee.value } ?? 0
-        characters[key] = found
-        return found
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-
-    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
 }

@@ -41,13 +41,16 @@ import TestSupport
         #expect(ShowNotes(html).paragraphs == paragraphs)
     }
 
-    /// Entities are handed to libxml2 as character references; what it reads must not change.
+    /// Entities read as libxml2's HTML parser read them, which read the notes before.
     @Test(arguments: [
         ("<p>&Eacute;t&eacute; &thetasym; &hellip;&lt;3</p>", ["Été ϑ …<3"], [String]()),
-        // Not entities of HTML 4, or not ended by `;`: libxml2 keeps them as text.
+        // Not entities of HTML 4, or not ended by `;`: kept as text.
         ("<p>&bogus; &eacute &amp;amp; &1x; &thetasymx; & &;</p>", ["&bogus; &eacute &amp; &1x; &thetasymx; & &;"], []),
         ("<p><a href=\"https://example.com/?a=1&amp;b=&eacute;\">page</a></p>", ["page [1]"], ["https://example.com/?a=1&b=é"]),
         ("<script>x = '&eacute;'</script><!-- &eacute; --><p>&#233;&eacute;</p>", ["éé"], []),
+        // Character references without `;`; references to characters XML forbids give nothing.
+        ("<p>&#233 &#xe9 &#x;&#; &amp&eacute</p>", ["é é &amp&eacute"], []),
+        ("<p>tab&#9;x&#1;y&#xD800;z&#0;</p>", ["tab xyz"], []),
     ])
     func entitiesReadTheSameAsLibxml2ReadsThem(html: String, paragraphs: [String], links: [String]) {
         let notes = ShowNotes(html)
@@ -55,15 +58,50 @@ import TestSupport
         #expect(notes.links == links)
     }
 
-    @Test func onlyTheNamedEntitiesLibxml2KnowsAreNumbered() {
-        var entities = EntityNumbers()
-        func numbered(_ text: String) -> String? {
-            Array(text.utf8).withUnsafeBufferPointer { entities.numbered($0) }.map { String(decoding: $0, as: UTF8.self) }
+    /// Markup read as libxml2's HTML parser read it (each expected text is what it gave).
+    @Test(arguments: [
+        ("<p>a<!-- <p>hidden</p> -->b<!DOCTYPE html><?php echo 1 ?>c</p>", ["abc"]),
+        ("<p>I <3 it, 1 < 2, </ >done <![CDATA[x]]></p>", ["I <3 it, 1 < 2, >done <![CDATA[x]]>"]),
+        ("<SCRIPT type=\"text/javascript\">document.write(\"<p>x</p>\")</SCRIPT><p>shown</p>", ["shown"]),
+        ("<p><a href=\"https://example.com/?q=a>b\" title='x > y'>quoted</a></p>", ["quoted [1]"]),
+        ("<p><a href=https://example.com/bare>bare</a> and <A HREF=\"https://example.com/CASE\">case</A></p>", ["bare [1] and case [2]"]),
+        // A start tag ends the open elements HTML 4 says it ends; a stray end tag changes nothing.
+        ("<p>a<ul><li>b</ul>c</p>d", ["a", "• b", "cd"]),
+        ("<div>a<p>b</div>c</p>d", ["a", "b", "cd"]),
+        ("<li>one<li>two</li><li>three", ["• one", "• two", "• three"]),
+        ("<p><a href=\"https://example.com/t\">link<table><tr><td>cell</td></tr></table>", ["link [1]", "cell"]),
+        ("<p><a href=\"https://example.com/1\">one<a href=\"https://example.com/2\">two</a></p>", ["one [1]two [2]"]),
+        ("<title>Page</title><p>body</p>", ["body"]),
+        ("<p>x</p><title>left open<body>after", ["x", "after"]),
+        ("intro</p>more", ["intro", "more"]),
+        ("<p>x<br/>y<br />z<BR>w</p>", ["x\ny\nz\nw"]),
+        // A tag the notes end inside is dropped.
+        ("<p>end <a href=\"https://example.com/x\"", ["end"]),
+    ])
+    func markupIsReadAsLibxml2ReadIt(html: String, paragraphs: [String]) {
+        #expect(ShowNotes(html).paragraphs == paragraphs)
+    }
+
+    /// libxml2 dropped every note that began with a stray end tag; its text is kept.
+    @Test func textAfterAStrayEndTagAtTheStartIsKept() {
+        #expect(ShowNotes("</p>kept <b>bold</b>").paragraphs == ["kept bold"])
+    }
+
+    @Test func onlyTheNamedEntitiesOfHTML4AreKnown() {
+        let entities = HTMLEntities()
+        func character(_ name: String) -> Unicode.Scalar? {
+            Array(name.utf8).withUnsafeBufferPointer { entities.character(named: $0) }
         }
-        #expect(numbered("&eacute;&Eacute; x&amp;y &bogus; &eacute &thetasym;") == "&#233;&#201; x&#38;y &bogus; &eacute &#977;")
-        #expect(numbered("no entity &bogus; &#233; & &;") == nil)
+        #expect(character("eacute") == "é")
+        #expect(character("Eacute") == "É")
+        #expect(character("thetasym") == "ϑ")
+        #expect(character("amp") == "&")
+        #expect(character("EACUTE") == nil)
+        #expect(character("bogus") == nil)
+        #expect(character("thetasymx") == nil)
         // Names met before are remembered, known or not.
-        #expect(numbered("&bogus;&eacute;") == "&bogus;&#233;")
+        #expect(character("bogus") == nil)
+        #expect(character("eacute") == "é")
     }
 
     /// Notes reduced on every core come back in order, each as reduced alone.

@@ -3,7 +3,7 @@
 # package's dependencies): each target is its entry point in Targets/ compiled with the
 # SinglecastKit files it needs, as one module, against libxml2 through Sources/CLibXML2.
 #
-#   Fuzz/build.sh [TARGET…]   (default: all of feed-parse feed-dates episode-duration opml-reader)
+#   Fuzz/build.sh [TARGET…]   (default: all of feed-parse feed-dates episode-duration opml-reader show-notes)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 kit="$root/Sources/SinglecastKit"
@@ -33,11 +33,12 @@ sources() {
     opml-reader) parsing_sources; echo "$root/Fuzz/Targets/OPMLReaderTarget.swift" ;;
     feed-dates) echo "$kit/Feed/FeedDates.swift" "$root/Fuzz/Targets/FeedDatesTarget.swift" ;;
     episode-duration) echo "$kit/Feed/EpisodeDuration.swift" "$root/Fuzz/Targets/EpisodeDurationTarget.swift" ;;
-    *) echo "unknown target: $1 (feed-parse, feed-dates, episode-duration, opml-reader)" >&2; exit 64 ;;
+    show-notes) parsing_sources; echo "$root/Fuzz/Targets/ShowNotesTarget.swift" ;;
+    *) echo "unknown target: $1 (feed-parse, feed-dates, episode-duration, opml-reader, show-notes)" >&2; exit 64 ;;
     esac
 }
 
-[ $# -gt 0 ] || set -- feed-parse feed-dates episode-duration opml-reader
+[ $# -gt 0 ] || set -- feed-parse feed-dates episode-duration opml-reader show-notes
 for target in "$@"; do
     files=$(sources "$target")
     echo "building $out/$target"

@@ -3,14 +3,17 @@
 
     Fuzz/run.py TARGET SECONDS
 
-TARGET is feed-parse, feed-dates, episode-duration or opml-reader, built by Fuzz/build.sh.
+TARGET is feed-parse, feed-dates, episode-duration, opml-reader or show-notes, built by
+Fuzz/build.sh.
 The corpus (Fuzz/.build/corpus/TARGET) is seeded from Fixtures/ first: whole documents for
 the feed and OPML targets, the text of the date and duration elements of the fixture feeds
-(and the strings of the parsers' test tables) for the others. The run is niced, limited to
+(and the strings of the parsers' test tables) for the others; the show notes of the fixture
+feeds and of Fixtures/shownotes for show-notes. The run is niced, limited to
 256 MiB and 1 s per input; it prints executions per second, coverage (libFuzzer's cov: and
 ft:), and the findings (crash-, leak-, timeout-, oom- files), and keeps the log beside them.
 """
 import gzip
+import html
 import os
 import re
 import subprocess
@@ -29,6 +32,7 @@ TARGETS = {
     "opml-reader": (65536, "xml.dict", "opml"),
     "feed-dates": (128, "dates.dict", "dates"),
     "episode-duration": (64, None, "durations"),
+    "show-notes": (16384, "html.dict", "notes"),
 }
 
 # kind: (the elements whose text seeds it, the parser's test table)
@@ -36,6 +40,9 @@ VALUES = {
     "dates": (rb"<(pubDate|published|updated|dc:date|lastBuildDate)\b[^>]*>(?P<text>[^<]*)<", "RFC822DateTests.swift"),
     "durations": (rb"<itunes:duration\b[^>]*>(?P<text>[^<]*)<", "EpisodeDurationTests.swift"),
 }
+
+# The show notes of a feed: the text of its description elements, entities and CDATA undone.
+NOTES = rb"<(description|content:encoded|itunes:summary)\b[^>]*>(?:<!\[CDATA\[)?(?P<text>.*?)(?:\]\]>)?</\1>"
 
 
 def fixture_feeds():
@@ -53,6 +60,14 @@ def table_strings(test_file):
 def seeds(kind):
     if kind == "documents":
         yield from fixture_feeds()
+    elif kind == "notes":
+        for path in sorted((FIXTURES / "shownotes").iterdir()):
+            yield path.name, path.read_bytes()
+        for name, data in fixture_feeds():
+            for index, match in enumerate(re.finditer(NOTES, data)):
+                yield f"{name}-{index}", html.unescape(match.group("text").decode(errors="replace")).encode()
+        for index, value in enumerate(table_strings("ShowNotesTests.swift")):
+            yield f"table-{index}", value
     elif kind == "opml":
         for path in sorted((FIXTURES / "opml").iterdir()):
             yield path.name, path.read_bytes()

@@ -120,8 +120,8 @@ private struct HTMLReducer: HTMLTokenReceiver {
     private var paragraphHasLine = false
     /// The link being read: its URL and where its text starts in `line`.
     private var openLink: (url: String, start: Int)?
-    /// The elements open, by ``HTMLTagName/key``, innermost last.
-    private var openElements: [UInt64] = []
+    /// The elements open, innermost last.
+    private var openElements: [OpenElement] = []
     /// How many of them are elements whose text is not shown.
     private var skippedDepth = 0
     /// Whether the body has begun: text before it is put in a paragraph of its own.
@@ -132,22 +132,60 @@ private struct HTMLReducer: HTMLTokenReceiver {
         case block, listItem, lineBreak, link, skipped, inline
     }
 
-    private static let roles: [UInt64: Role] = {
-        let blocks = [
-            "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "tr",
-            "section", "article", "header", "footer", "dl", "dt", "dd", "figure", "hr", "blockquote",
-        ]
-        var roles = Dictionary(uniqueKeysWithValues: blocks.map { (HTMLTagName.key(of: $0), Role.block) })
-        for name in ["script", "style", "title"] { roles[HTMLTagName.key(of: name)] = .skipped }
-        roles[HTMLTagName.key(of: "li")] = .listItem
-        roles[HTMLTagName.key(of: "br")] = .lineBreak
-        roles[HTMLTagName.key(of: "a")] = .link
-        return roles
+    /// What the reducer knows of an element.
+    private struct Element {
+        var role = Role.inline
+        /// It has no content and no end tag (`<br>`): it is never open.
+        var isVoid = false
+        /// `html`, `head` or `body`: never open.
+        var isDocument = false
+        /// `html` or `body`: its end tag ends every element.
+        var endsEverything = false
+        /// It may come before the body.
+        var isHead = false
+        /// How its end tag ranks: one ends no open element that ranks above it (libxml2's
+        /// `htmlEndPriority`).
+        var endTagRank = 100
+        /// The start tags that end it when it is the innermost open element.
+        var endedBy: Set<UInt64> = []
+    }
+
+    private struct OpenElement {
+        let key: UInt64
+        let role: Role
+        let endTagRank: Int
+    }
+
+    /// The elements that are not plain inline ones, by ``HTMLTagName/key``.
+    private static let elements: [UInt64: Element] = {
+        var elements: [UInt64: Element] = [:]
+        func set(_ names: [String], _ change: (inout Element) -> Void) {
+            for name in names { change(&elements[HTMLTagName.key(of: name), default: Element()]) }
+        }
+        set(["p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "tr", "section", "article",
+             "header", "footer", "dl", "dt", "dd", "figure", "hr", "blockquote"]) { $0.role = .block }
+        set(["script", "style", "title"]) { $0.role = .skipped }
+        set(["li"]) { $0.role = .listItem }
+        set(["br"]) { $0.role = .lineBreak }
+        set(["a"]) { $0.role = .link }
+        set(["area", "base", "basefont", "br", "col", "embed", "frame", "hr", "img", "input", "isindex", "link",
+             "meta", "param", "source", "track", "wbr"]) { $0.isVoid = true }
+        set(["html", "head", "body"]) { $0.isDocument = true }
+        set(["html", "body"]) { $0.endsEverything = true }
+        set(["html", "head", "title", "meta", "link", "base", "script", "style"]) { $0.isHead = true }
+        for (names, rank) in [(["div"], 150), (["td", "th"], 160), (["tr"], 170), (["thead", "tbody", "tfoot"], 180),
+                              (["table"], 190)] {
+            set(names) { $0.endTagRank = rank }
+        }
+        for (ended, enders) in endedByStartTags {
+            set(ended) { $0.endedBy.formUnion(enders.map(HTMLTagName.key(of:))) }
+        }
+        return elements
     }()
 
-    /// The start tags that end an open element, when it is the innermost: HTML 4's rules, as
+    /// The start tags that end an open element when it is the innermost: HTML 4's rules, as
     /// libxml2 2.9 writes them (`htmlStartClose`).
-    private static let endedByStartTags: [UInt64: Set<UInt64>] = {
+    private static var endedByStartTags: [([String], [String])] {
         let rules = """
             a: a fieldset table td th
             address: dd dl dt form li ul
@@ -191,35 +229,13 @@ private struct HTMLReducer: HTMLTokenReceiver {
             ul: address form menu pre
             xmp: dd dl dt fieldset form li table ul
             """
-        var table: [UInt64: Set<UInt64>] = [:]
-        for rule in rules.split(separator: "\n") {
+        return rules.split(separator: "\n").map { rule in
             let parts = rule.split(separator: ":")
-            let enders = Set(parts[1].split(separator: " ").map { HTMLTagName.key(of: String($0)) })
-            for ended in parts[0].split(separator: " ") { table[HTMLTagName.key(of: String(ended)), default: []].formUnion(enders) }
+            return (parts[0].split(separator: " ").map(String.init), parts[1].split(separator: " ").map(String.init))
         }
-        return table
-    }()
+    }
 
-    /// How an end tag ranks: one ends no open element that ranks above it (libxml2's
-    /// `htmlEndPriority`).
-    private static let endTagRanks: [UInt64: Int] = [
-        HTMLTagName.key(of: "div"): 150, HTMLTagName.key(of: "td"): 160, HTMLTagName.key(of: "th"): 160,
-        HTMLTagName.key(of: "tr"): 170, HTMLTagName.key(of: "thead"): 180, HTMLTagName.key(of: "tbody"): 180,
-        HTMLTagName.key(of: "tfoot"): 180, HTMLTagName.key(of: "table"): 190,
-    ]
-    private static let defaultEndTagRank = 100
-
-    /// Elements that have no content and no end tag: they are never open.
-    private static let voidElements = Set(
-        ["area", "base", "basefont", "br", "col", "embed", "frame", "hr", "img", "input", "isindex", "link", "meta",
-         "param", "source", "track", "wbr"].map(HTMLTagName.key(of:)))
-    /// The document's own elements, never open; the end of the body or the document ends
-    /// every element.
-    private static let documentElements = Set(["html", "head", "body"].map(HTMLTagName.key(of:)))
-    private static let documentEnds = Set(["html", "body"].map(HTMLTagName.key(of:)))
-    /// What may come before the body.
-    private static let headElements = Set(
-        ["html", "head", "title", "meta", "link", "base", "script", "style"].map(HTMLTagName.key(of:)))
+    private static let plainElement = Element()
     private static let paragraph = HTMLTagName.key(of: "p")
     private static let href = HTMLTagName.key(of: "href")
     private static let bullet = Array("• ".utf8)
@@ -235,15 +251,18 @@ private struct HTMLReducer: HTMLTokenReceiver {
     }
 
     mutating func startTag(_ name: HTMLTagName, attributes: HTMLAttributes) {
-        while let innermost = openElements.last, Self.endedByStartTags[innermost]?.contains(name.key) == true {
+        while let innermost = openElements.last,
+            Self.elements[innermost.key]?.endedBy.contains(name.key) == true
+        {
             close(downTo: openElements.count - 1)
         }
-        if !Self.headElements.contains(name.key) { hasBody = true }
-        let isVoid = Self.voidElements.contains(name.key)
-        if !isVoid && !Self.documentElements.contains(name.key) { openElements.append(name.key) }
-        let role = Self.roles[name.key] ?? .inline
-        start(role, attributes: attributes)
-        if isVoid { end(role) }
+        let element = Self.elements[name.key] ?? Self.plainElement
+        if !element.isHead { hasBody = true }
+        if !element.isVoid && !element.isDocument {
+            openElements.append(OpenElement(key: name.key, role: element.role, endTagRank: element.endTagRank))
+        }
+        start(element.role, attributes: attributes)
+        if element.isVoid { end(element.role) }
     }
 
     private mutating func start(_ role: Role, attributes: HTMLAttributes?) {
@@ -261,24 +280,24 @@ private struct HTMLReducer: HTMLTokenReceiver {
     }
 
     mutating func endTag(_ name: HTMLTagName) {
-        if Self.documentEnds.contains(name.key) {
+        let element = Self.elements[name.key] ?? Self.plainElement
+        if element.endsEverything {
             close(downTo: 0)
             return
         }
-        let rank = Self.endTagRanks[name.key] ?? Self.defaultEndTagRank
         for index in openElements.indices.reversed() {
-            if openElements[index] == name.key {
+            if openElements[index].key == name.key {
                 close(downTo: index)
                 return
             }
-            if (Self.endTagRanks[openElements[index]] ?? Self.defaultEndTagRank) > rank { return }
+            if openElements[index].endTagRank > element.endTagRank { return }
         }
     }
 
     /// Ends the open elements from the innermost down to the one at `index`.
     private mutating func close(downTo index: Int) {
         while openElements.count > index {
-            end(Self.roles[openElements.removeLast()] ?? .inline)
+            end(openElements.removeLast().role)
         }
     }
 
@@ -300,32 +319,38 @@ private struct HTMLReducer: HTMLTokenReceiver {
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         if !hasBody && openElements.isEmpty && bytes.contains(where: { !HTMLSyntax.isBlank($0) }) {
             hasBody = true
-            openElements.append(Self.paragraph)
+            openElements.append(OpenElement(key: Self.paragraph, role: .block, endTagRank: Self.plainElement.endTagRank))
             start(.block, attributes: nil)
         }
         guard skippedDepth == 0 else { return }
         let count = bytes.count
-        // The bytes between two runs of white space go in one copy.
+        // Runs of text with single spaces go in one copy; a line's first text takes no space.
         var run = 0
         var index = 0
+        var follows = line.last.map { $0 == 0x20 } ?? true
         while index < count {
             let byte = bytes[index]
-            let width: Int
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                width = 1
-            } else if byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0 {
-                width = 2
-            } else {
+            if byte == 0x20 {
+                if follows {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                    run = index + 1
+                }
+                follows = true
                 index += 1
-                continue
+            } else if byte == 0x09 || byte == 0x0A || byte == 0x0D || (byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0) {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                if !follows { line.append(0x20) }
+                follows = true
+                index += byte == 0xC2 ? 2 : 1
+                run = index
+            } else {
+                follows = false
+                index += 1
             }
-            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-            if let last = line.last, last != 0x20 { line.append(0x20) }
-            index += width
-            run = index
         }
         line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<count]))
     }
+
 
     private mutating func endLine() {
         let finished = Self.trimmed(line[...])
@@ -333,7 +358,8 @@ private struct HTMLReducer: HTMLTokenReceiver {
             if paragraphHasLine {
                 body.append(0x0A)
             } else if !body.isEmpty {
-                body += [0x0A, 0x0A]
+                body.append(0x0A)
+                body.append(0x0A)
             }
             body += finished
             paragraphHasLine = true

@@ -318,8 +318,8 @@ public struct Library: Sendable {
     /// next page is read: a listing of any length is never held whole, and reading it overlaps
     /// what `body` does with it. Every page comes from one snapshot of the library. With
     /// `showNotes`, each episode's `description` holds its show notes as text (``ShowNotes``),
-    /// reduced from the HTML on every core once the page is read, beside what `body` does with
-    /// the page before.
+    /// reduced from the HTML on every core: a page is reduced while the one after it is read
+    /// and `body` has the one before.
     public func forEachEpisodePage(
         podcastID: Int64, showNotes: Bool = false, _ body: ([EpisodeEntry]) async throws -> Void
     ) async throws {
@@ -331,23 +331,33 @@ public struct Library: Sendable {
             reader = writer
         }
         let downloads = try await reader.read { db in try Self.downloadsByEnclosureURL(db) }
-        func page(after number: Int) async throws -> [EpisodeEntry] {
-            var entries = try await reader.read { db in
+        /// The page after the episode numbered `number`; none after nil.
+        func page(after number: Int?) async throws -> [EpisodeEntry] {
+            guard let number else { return [] }
+            return try await reader.read { db in
                 try Self.episodes(
                     db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads,
                     descriptions: showNotes)
             }
-            if showNotes {
-                let texts = await ShowNotes.reduce(entries.map(\.episode.description)) { $0.text }
-                for index in entries.indices { entries[index].episode.description = texts[index] }
-            }
+        }
+        func reduced(_ entries: [EpisodeEntry]) async -> [EpisodeEntry] {
+            guard showNotes else { return entries }
+            var entries = entries
+            let texts = await ShowNotes.reduce(entries.map(\.episode.description)) { $0.text }
+            for index in entries.indices { entries[index].episode.description = texts[index] }
             return entries
         }
-        var current = try await page(after: 0)
-        while let last = current.last {
-            async let next = page(after: last.number)
+        let first = try await page(after: 0)
+        async let second = page(after: first.last?.number)
+        var current = await reduced(first)
+        var read = try await second
+        while !current.isEmpty {
+            let reading = read
+            async let next = page(after: reading.last?.number)
+            async let upcoming = reduced(reading)
             try await body(current)
-            current = try await next
+            current = await upcoming
+            read = try await next
         }
     }
 

@@ -124,7 +124,8 @@ private struct HTMLReducer: HTMLTokenReceiver {
     private var openElements: [OpenElement] = []
     /// How many of them are elements whose text is not shown.
     private var skippedDepth = 0
-    /// Whether the body has begun: text before it is put in a paragraph of its own.
+    /// Whether the body has begun (and not ended): text outside it is put in a paragraph of
+    /// its own.
     private var hasBody = false
 
     /// What an element does to the text.
@@ -283,6 +284,8 @@ private struct HTMLReducer: HTMLTokenReceiver {
         let element = Self.elements[name.key] ?? Self.plainElement
         if element.endsEverything {
             close(downTo: 0)
+            // Text after it is a paragraph of its own, as libxml2 read it.
+            hasBody = false
             return
         }
         for index in openElements.indices.reversed() {

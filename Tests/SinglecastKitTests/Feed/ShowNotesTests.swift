@@ -75,6 +75,8 @@ import TestSupport
         ("<p>x</p><title>left open<body>after", ["x", "after"]),
         ("intro</p>more", ["intro", "more"]),
         ("<p>x<br/>y<br />z<BR>w</p>", ["x\ny\nz\nw"]),
+        // The end of the body ends every element; text after it is a paragraph of its own.
+        ("<p>x <b>a</b></body>b</p>", ["x a", "b"]),
         // A tag the notes end inside is dropped.
         ("<p>end <a href=\"https://example.com/x\"", ["end"]),
     ])

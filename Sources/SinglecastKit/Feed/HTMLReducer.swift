@@ -276,8 +276,8 @@ struct HTMLReducer: HTMLTokenReceiver {
     /// `bytes` without the spaces, tabs and line breaks at either end.
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var slice = bytes
-        while let first = slice.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { slice = slice.dropFirst() }
-        while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { slice = slice.dropLast() }
+        while let first = slice.first, HTMLSyntax.isBlank(first) { slice = slice.dropFirst() }
+        while let last = slice.last, HTMLSyntax.isBlank(last) { slice = slice.dropLast() }
         return slice
     }
 

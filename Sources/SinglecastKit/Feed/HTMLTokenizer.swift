@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// What an ``HTMLTokenizer`` hands over, in document order.
 protocol HTMLTokenReceiver {
     /// A start tag, with its attributes to read when wanted. A self-closing tag (`<br/>`) is
@@ -405,11 +403,7 @@ final class HTMLEntities {
         if let known = characters[key] {
             value = known
         } else {
-            value = withUnsafeTemporaryAllocation(of: xmlChar.self, capacity: name.count + 1) { terminated in
-                _ = terminated.initialize(from: name)
-                terminated[name.count] = 0
-                return htmlEntityLookup(terminated.baseAddress)?.pointee.value ?? 0
-            }
+            value = MarkupReference.htmlEntity(named: UnsafeRawBufferPointer(name)) ?? 0
             characters[key] = value
         }
         return value == 0 ? nil : Unicode.Scalar(value)

@@ -47,14 +47,19 @@ enum MarkupReference {
         while index < limit, isEntityNameCharacter(buffer[index]) { index += 1 }
         guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
         guard index > start + 1, buffer[index] == UInt8(ascii: ";") else { return .bare }
-        let name = UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index])
-        let scalar = withUnsafeTemporaryAllocation(of: xmlChar.self, capacity: name.count + 1) { terminated in
+        guard let scalar = htmlEntity(named: UnsafeRawBufferPointer(rebasing: buffer[(start + 1)..<index])) else {
+            return .bare
+        }
+        return .html(end: index + 1, scalar: scalar)
+    }
+
+    /// The character of HTML 4's entity `name` (case matters), from libxml2's table, or nil.
+    static func htmlEntity(named name: UnsafeRawBufferPointer) -> UInt32? {
+        withUnsafeTemporaryAllocation(of: xmlChar.self, capacity: name.count + 1) { terminated in
             _ = terminated.initialize(from: name)
             terminated[name.count] = 0
             return htmlEntityLookup(terminated.baseAddress)?.pointee.value
         }
-        guard let scalar else { return .bare }
-        return .html(end: index + 1, scalar: scalar)
     }
 
     /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, or nil: the

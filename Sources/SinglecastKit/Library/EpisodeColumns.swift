@@ -95,6 +95,8 @@ enum EpisodeColumns {
     /// statement journal of the pages each upsert changes; one statement for many rows
     /// journals each page once rather than once a row.
     private static let rowsPerUpsert = 64
+    /// The upsert of a whole statement's rows, made once: only a batch's last statement has fewer.
+    private static let fullUpsertSQL = upsertSQL(rows: rowsPerUpsert)
 
     private static let updateAssignments = (["fingerprint", "position"] + fields.map(\.name))
         .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -210,7 +212,8 @@ enum EpisodeColumns {
                 var start = 0
                 while start < episodes.count {
                     let rows = min(rowsPerUpsert, episodes.count - start)
-                    var binder = StatementBinder(statement: try db.cachedStatement(sql: upsertSQL(rows: rows)))
+                    let sql = rows == rowsPerUpsert ? fullUpsertSQL : upsertSQL(rows: rows)
+                    var binder = StatementBinder(statement: try db.cachedStatement(sql: sql))
                     for index in start..<(start + rows) {
                         binder.bind(podcastID.databaseValue)
                         // The library held none of the podcast's episodes: every one is bound.

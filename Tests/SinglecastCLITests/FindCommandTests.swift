@@ -149,17 +149,19 @@ import TestSupport
         try #require(listed.status == 0, "\(listed.stderr)")
         var environment = cli.environment
         environment["LANG"] = "C.UTF-8"
+        // Everything written is recorded: the indexing may be over between two reads of the screen.
+        let recording = cli.home.appendingPathComponent("terminal.out")
         let terminal = try TerminalSession.start(
             [CLI.executable.path, "find", "harbour", "--limit", "1"], environment: environment, columns: 100, rows: 24,
-            folder: cli.home)
+            folder: cli.home, recording: recording)
         defer { terminal.stop() }
-        var progress: [String] = []
         var screen: [String] = []
         try await waitUntil {
             screen = try terminal.lines()
-            progress += screen.filter { $0.hasPrefix("indexing for find: ") }
             return screen.contains("1 of \(count) episodes found (--limit shows more)")
         }
+        let written = String(decoding: try Data(contentsOf: recording), as: UTF8.self)
+        let progress = written.components(separatedBy: "\r").filter { $0.contains("indexing for find: ") }
         #expect(progress.contains { $0.hasSuffix(" of \(count)") }, "the line while indexing: \(progress)")
         #expect(!screen.contains { $0.contains("indexing for find") }, "cleared once done: \(screen)")
     }

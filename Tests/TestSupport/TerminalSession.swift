@@ -11,17 +11,29 @@ public struct TerminalSession: Sendable {
     /// as a shell's prompt would leave it (`$ singlecast downloads --watch`): from the top row,
     /// every redraw would erase the whole screen, which tmux copies into its history. The window
     /// stays after the command ends, so that its last screen can still be read.
+    ///
+    /// With `recording`, every byte the window's program writes is also copied to that file
+    /// (tmux's `pipe-pane`, set up before the program starts): what was drawn and then erased
+    /// between two reads of the screen can still be checked.
     public static func start(
-        _ arguments: [String], environment: [String: String], columns: Int, rows: Int, folder: URL
+        _ arguments: [String], environment: [String: String], columns: Int, rows: Int, folder: URL,
+        recording: URL? = nil
     ) throws -> TerminalSession {
         let session = TerminalSession(socket: folder.appendingPathComponent("tmux.sock").path)
         let configuration = folder.appendingPathComponent("tmux.conf")
         try "set -g remain-on-exit on\nset -g history-limit 1000\n".write(to: configuration, atomically: true, encoding: .utf8)
         let variables = environment.filter { $0.key != "TERM" }.map { "\($0.key)=\($0.value)" }.sorted()
         let prompt = "$ " + ([URL(fileURLWithPath: arguments[0]).lastPathComponent] + arguments.dropFirst()).joined(separator: " ")
+        // When recording, the program waits for the recording to begin (a file named `go`).
+        let go = folder.appendingPathComponent("tmux.go").path
+        let wait = recording == nil ? "" : "while [ ! -e '\(go)' ]; do sleep 0.01; done; "
         try session.tmux(
             ["-f", configuration.path, "new-session", "-d", "-x", String(columns), "-y", String(rows), "env"] + variables
-                + ["/bin/sh", "-c", "echo \"$0\"; exec \"$@\"", prompt] + arguments)
+                + ["/bin/sh", "-c", wait + "echo \"$0\"; exec \"$@\"", prompt] + arguments)
+        if let recording {
+            try session.tmux(["pipe-pane", "-o", "cat > '\(recording.path)'"])
+            FileManager.default.createFile(atPath: go, contents: nil)
+        }
         return session
     }
 

@@ -55,6 +55,25 @@ import TestSupport
         try await show.stop()
     }
 
+    /// Listing from the library (`podcasts`, `episodes @N` of the current podcast, `new`,
+    /// `queue`) opens it with one connection and writes nothing: the database file is left
+    /// byte for byte as it was, with no log beside it.
+    @Test func listingsFromTheLibraryLeaveItsFileAsItWas() async throws {
+        let show = try await LoopbackShow.start()
+        #expect(try await show.cli.run(["subscribe", show.feedURL]).status == 0)
+        #expect(try await show.cli.run(["episodes", "@1"]).status == 0)
+        let database = show.cli.home.appendingPathComponent("library.sqlite")
+        let before = try Data(contentsOf: database)
+        for arguments in [["podcasts"], ["episodes", "@1"], ["episodes", "Loopback"], ["episodes"], ["new"], ["queue"]] {
+            let result = try await show.cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(try Data(contentsOf: database) == before, "\(arguments) wrote to the library")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: show.cli.home.path)
+        #expect(files.filter { $0.hasPrefix("library.sqlite") } == ["library.sqlite"])
+        try await show.stop()
+    }
+
     @Test func printsJSONInDocumentOrder() async throws {
         let show = try await LoopbackShow.start()
         let result = try await show.cli.run(["episodes", show.feedURL, "--json"])

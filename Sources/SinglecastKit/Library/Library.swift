@@ -25,9 +25,11 @@ public struct Library: Sendable {
     /// How the library uses SQLite's write-ahead log is written down here, once; the code that
     /// carries out a part of it refers to this place.
     ///
-    /// - **WAL mode** (a `DatabasePool` sets it): reads run on connections of their own and
-    ///   never wait for the writer, nor it for them. Several singlecast processes may share one
-    ///   library: a writer waits up to 15 seconds for another's lock.
+    /// - **WAL mode** (a `DatabasePool` sets it, and the database file keeps it): reads run on
+    ///   connections of their own and never wait for the writer, nor it for them (a command
+    ///   that opens the library with ``Access/serial`` reads on its one connection). Several
+    ///   singlecast processes may share one library: a writer waits up to 15 seconds for
+    ///   another's lock.
     /// - **`synchronous = NORMAL`**: a commit appends to the log without waiting for the disk.
     ///   In WAL mode this never corrupts the database and survives a crashed or killed
     ///   process; only a power cut may lose the last commits, and the progress buffer rebuilds
@@ -57,17 +59,34 @@ public struct Library: Sendable {
     ///   a command: a checkpoint that another process's writing keeps from running is done by
     ///   a later one, or when the library closes.
     public static func open(directory: URL) async throws -> Library {
-        try await OffPool.run { try Library(directory: directory) }
+        try await OffPool.run { try Library(directory: directory, access: .concurrent) }
     }
 
-    /// Opens the library in `directory` as ``open(directory:)`` does when its database exists;
-    /// nil, creating nothing, when it does not. It blocks the calling thread while the database
-    /// opens: call it from a thread of its own. It also readies a connection for reading, which
-    /// reads the schema on its own (a millisecond), so that a command's first read does not wait.
-    public static func openExistingBlocking(directory: URL) throws -> Library? {
+    /// How the connections of a library share its work.
+    public enum Access: Sendable {
+        /// A writing connection, and reading ones beside it that neither wait for it nor make
+        /// it wait (a `DatabasePool`): for a program that reads while it writes, as an update,
+        /// a download or the terminal UI do.
+        case concurrent
+        /// One connection that reads and writes in turn (a `DatabaseQueue`), for a command that
+        /// reads, or writes a little, and ends. It opens faster: its schema is read once, and
+        /// it has no pool's set-up write, which puts a transaction in the log on every open and
+        /// makes the last close copy it into the database file. The log stays on: it is
+        /// written into the database file, which only an existing library has.
+        case serial
+    }
+
+    /// Opens the library in `directory` as ``open(directory:)`` does when its database exists,
+    /// with the connections `access` says; nil, creating nothing, when it does not. It blocks
+    /// the calling thread while the database opens: call it from a thread of its own. It also
+    /// readies a connection for reading, which reads the schema on its own (a millisecond), so
+    /// that a command's first read does not wait, and the threads the library's file work
+    /// runs on.
+    public static func openExistingBlocking(directory: URL, access: Access = .concurrent) throws -> Library? {
         guard FileManager.default.fileExists(atPath: databasePath(in: directory)) else { return nil }
-        let library = try Library(directory: directory)
+        let library = try Library(directory: directory, access: access)
         try library.writer.read { db in _ = try db.tableExists("podcast") }
+        OffPool.start()
         return library
     }
 
@@ -84,8 +103,8 @@ public struct Library: Sendable {
         }
     }
 
-    /// Opens the library as ``open(directory:)`` says.
-    private init(directory: URL) throws {
+    /// Opens the library as ``open(directory:)`` says, with the connections `access` says.
+    private init(directory: URL, access: Access) throws {
         let path = Self.databasePath(in: directory)
         do {
             let tightened = try LibraryPrivacy.secure(directory: directory, databasePath: path)
@@ -96,7 +115,11 @@ public struct Library: Sendable {
                 try db.execute(sql: "PRAGMA page_size = 16384")
                 try db.execute(sql: "PRAGMA cache_size = -8192")
             }
-            try self.init(writer: DatabasePool(path: path, configuration: configuration), directory: directory)
+            let writer: any DatabaseWriter = switch access {
+            case .concurrent: try DatabasePool(path: path, configuration: configuration)
+            case .serial: try DatabaseQueue(path: path, configuration: configuration)
+            }
+            try self.init(writer: writer, directory: directory)
             tightenedPaths = tightened
         } catch let error as LibraryError {
             throw error
@@ -371,7 +394,13 @@ public struct Library: Sendable {
     // MARK: - Helpers
 
     static func setCurrentPodcast(_ id: Int64, db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('currentPodcast', ?)", arguments: [id])
+        // Listing the current podcast again writes nothing, so the log stays empty.
+        try db.execute(
+            sql: """
+                INSERT INTO setting (key, value) VALUES ('currentPodcast', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
+                """,
+            arguments: [id])
     }
 
     static func podcast(_ db: Database, id: Int64) throws -> StoredPodcast? {

@@ -36,6 +36,15 @@ public enum FeedReference: Equatable, Sendable {
             self = .title(text)
         }
     }
+
+    /// Whether it names a podcast the library holds (by number or title), which is listed
+    /// from the library without reading a feed.
+    public var isInLibrary: Bool {
+        switch self {
+        case .subscription, .title: true
+        case .searchResult, .url, .file: false
+        }
+    }
 }
 
 /// Turns references into stored podcasts and episode numbers into download requests: what

@@ -3,7 +3,7 @@ import Foundation
 import SinglecastKit
 
 extension Singlecast {
-    struct Episodes: AsyncParsableCommand {
+    struct Episodes: AsyncParsableCommand, BriefLibraryCommand {
         static let configuration = CommandConfiguration(
             commandName: "episodes",
             abstract: "List the episodes of a podcast, and make it the current one.",
@@ -16,6 +16,11 @@ extension Singlecast {
         )
 
         @OptionGroup var global: GlobalOptions
+
+        /// Brief when it lists a podcast from the library, without reading a feed.
+        static func isBrief(_ arguments: [String]) -> Bool {
+            arguments.allSatisfy { $0.hasPrefix("-") || FeedReference($0).isInLibrary }
+        }
 
         @Argument(help: "A search result number, @N, a feed URL, a feed file, or part of a subscription's title.")
         var feed: String?

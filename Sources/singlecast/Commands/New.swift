@@ -3,7 +3,7 @@ import Foundation
 import SinglecastKit
 
 extension Singlecast {
-    struct New: AsyncParsableCommand {
+    struct New: AsyncParsableCommand, BriefLibraryCommand {
         static let configuration = CommandConfiguration(
             commandName: "new",
             abstract: "List the new episodes of every subscription, newest first.",

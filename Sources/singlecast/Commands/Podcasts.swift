@@ -3,7 +3,7 @@ import Foundation
 import SinglecastKit
 
 extension Singlecast {
-    struct Podcasts: AsyncParsableCommand {
+    struct Podcasts: AsyncParsableCommand, BriefLibraryCommand {
         static let configuration = CommandConfiguration(
             commandName: "podcasts",
             abstract: "List the subscriptions, numbered (@N in other commands).")

@@ -15,6 +15,13 @@ extension Singlecast {
     }
 }
 
+extension Singlecast.Queue: BriefLibraryCommand {
+    /// Brief when it lists the queue.
+    static func isBrief(_ arguments: [String]) -> Bool {
+        arguments.allSatisfy { $0.hasPrefix("-") || $0 == Singlecast.Queue.List.configuration.commandName }
+    }
+}
+
 extension Singlecast.Queue {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the queue, numbered.")

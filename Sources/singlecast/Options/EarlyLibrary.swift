@@ -15,18 +15,21 @@ enum EarlyLibrary {
     private static let opening = Mutex<(directory: URL, task: Task<Library?, any Error>)?>(nil)
 
     /// Starts opening the library in `directory` when `arguments` (the process's, without its
-    /// name) begin with a subcommand of `root` and ask for no help.
+    /// name) begin with a subcommand of `root` and ask for no help; with one connection when
+    /// the subcommand says its work is brief (``BriefLibraryCommand``).
     static func start<Root: ParsableCommand>(
         for root: Root.Type, arguments: [String], directory: URL
     ) {
-        let names = root.configuration.subcommands.compactMap { $0.configuration.commandName }
-        guard let first = arguments.first, names.contains(first),
+        guard let first = arguments.first,
+            let command = root.configuration.subcommands.first(where: { $0.configuration.commandName == first }),
             !InformationRequest.isAsked(in: arguments)
         else { return }
+        let isBrief = (command as? any BriefLibraryCommand.Type)?.isBrief(Array(arguments.dropFirst())) ?? false
+        let access: Library.Access = isBrief ? .serial : .concurrent
         let task = Task {
             try await withCheckedThrowingContinuation { opened in
                 Thread.detachNewThread {
-                    opened.resume(with: Result { try Library.openExistingBlocking(directory: directory) })
+                    opened.resume(with: Result { try Library.openExistingBlocking(directory: directory, access: access) })
                 }
             }
         }
@@ -56,4 +59,16 @@ enum EarlyLibrary {
         guard let library = try? await task.value else { return }
         try? await library.close()
     }
+}
+
+/// A command that reads the library, or writes a little to it, and ends: the library opened
+/// ahead for it has one connection (``Library/Access/serial``), which opens faster. Any
+/// command works with either access; this only chooses the faster one.
+protocol BriefLibraryCommand {
+    /// Whether the command, given `arguments` (those after its name), does only such work.
+    static func isBrief(_ arguments: [String]) -> Bool
+}
+
+extension BriefLibraryCommand {
+    static func isBrief(_ arguments: [String]) -> Bool { true }
 }

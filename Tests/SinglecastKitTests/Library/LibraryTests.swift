@@ -348,6 +348,45 @@ import Testing
         #expect(files.filter { $0.hasPrefix("library.sqlite") } == ["library.sqlite"])
     }
 
+    /// A library opened serially (a brief command's) reads, and lists the current podcast
+    /// again, without writing a byte to the database file; it stays in WAL mode and leaves no log.
+    @Test func aSerialOpenThatOnlyReadsLeavesTheDatabaseFileAsItWas() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let created = try await Library.open(directory: folder)
+        let stored = try await created.saveFeed(feed(["One", "Two"]), feedKey: "k").podcast
+        try await created.close()
+        let database = folder.appendingPathComponent("library.sqlite")
+        let before = try Data(contentsOf: database)
+
+        let library = try #require(try Library.openExistingBlocking(directory: folder, access: .serial))
+        #expect(try await library.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        try await library.setCurrentPodcast(id: stored.id)
+        #expect(try await library.episodes(podcastID: stored.id).map(\.episode.title) == ["One", "Two"])
+        await library.checkpoint()
+        try await library.close()
+
+        #expect(try Data(contentsOf: database) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["library.sqlite"])
+    }
+
+    /// Making another podcast current is written, and read back, on a serial library too.
+    @Test func aSerialOpenWritesWhatChanges() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let created = try await Library.open(directory: folder)
+        let first = try await created.saveFeed(feed(["One"]), feedKey: "first").podcast
+        let second = try await created.saveFeed(feed(["Two"], guidPrefix: "s"), feedKey: "second").podcast
+        #expect(try await created.currentPodcast()?.id == second.id)
+        try await created.close()
+
+        let library = try #require(try Library.openExistingBlocking(directory: folder, access: .serial))
+        try await library.setCurrentPodcast(id: first.id)
+        try await library.close()
+        let reopened = try await Library.open(directory: folder)
+        #expect(try await reopened.currentPodcast()?.id == first.id)
+    }
+
     @Test func aLargeSaveLeavesItsPagesInTheLogUntilTheCheckpoint() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -30,7 +30,7 @@ struct HTMLReducer: HTMLTokenReceiver {
         case block, listItem, lineBreak, link, skipped, inline
     }
 
-    /// What the reducer knows of an element.
+    /// What the reducer knows of an element: plain values, looked up for every tag.
     private struct Element {
         var role = Role.inline
         /// It has no content and no end tag (`<br>`): it is never open.
@@ -44,18 +44,22 @@ struct HTMLReducer: HTMLTokenReceiver {
         /// How its end tag ranks: one ends no open element that ranks above it (libxml2's
         /// `htmlEndPriority`).
         var endTagRank = 100
-        /// The start tags that end it when it is the innermost open element.
-        var endedBy: Set<UInt64> = []
+        /// The start tags that end it when it is the innermost open element, as a set of their
+        /// ``startTagBit``s.
+        var endedBy: UInt64 = 0
+        /// Its own bit among the start tags that end an element (0 when its start tag ends none).
+        var startTagBit: UInt64 = 0
     }
 
     private struct OpenElement {
         let key: UInt64
         let role: Role
         let endTagRank: Int
+        let endedBy: UInt64
     }
 
-    /// The elements that are not plain inline ones, by ``HTMLTagName/key``.
-    private static let elements: [UInt64: Element] = {
+    /// The elements that are not plain inline ones.
+    private static let elements: ElementTable = {
         var elements: [UInt64: Element] = [:]
         func set(_ names: [String], _ change: (inout Element) -> Void) {
             for name in names { change(&elements[HTMLTagName.key(of: name), default: Element()]) }
@@ -75,11 +79,56 @@ struct HTMLReducer: HTMLTokenReceiver {
                               (["table"], 190)] {
             set(names) { $0.endTagRank = rank }
         }
-        for (ended, enders) in endedByStartTags {
-            set(ended) { $0.endedBy.formUnion(enders.map(HTMLTagName.key(of:))) }
+        var bits: [String: UInt64] = [:]
+        for (_, enders) in endedByStartTags {
+            for ender in enders where bits[ender] == nil {
+                precondition(bits.count < 64, "more start tags end elements than a UInt64 has bits")
+                bits[ender] = 1 << UInt64(bits.count)
+                set([ender]) { $0.startTagBit = bits[ender]! }
+            }
         }
-        return elements
+        for (ended, enders) in endedByStartTags {
+            set(ended) { $0.endedBy |= enders.reduce(0) { $0 | bits[$1]! } }
+        }
+        return ElementTable(elements)
     }()
+
+    /// The elements by ``HTMLTagName/key``, in a table of open addressing: a `Dictionary`
+    /// hashes each key with SipHash, and a listing looks up every tag of thousands of notes.
+    private struct ElementTable {
+        private var keys: [UInt64]
+        private var values: [Element]
+        private let mask: Int
+
+        init(_ elements: [UInt64: Element]) {
+            var size = 64
+            while size < elements.count * 4 { size *= 2 }
+            mask = size - 1
+            keys = Array(repeating: 0, count: size)  // no name has the key 0
+            values = Array(repeating: Element(), count: size)
+            for (key, element) in elements {
+                var slot = Self.slot(of: key, mask: mask)
+                while keys[slot] != 0 { slot = (slot + 1) & mask }
+                keys[slot] = key
+                values[slot] = element
+            }
+        }
+
+        /// The element named by `key`, or a plain inline one.
+        subscript(key: UInt64) -> Element {
+            var slot = Self.slot(of: key, mask: mask)
+            while true {
+                let found = keys[slot]
+                if found == key { return values[slot] }
+                if found == 0 { return Element() }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        private static func slot(of key: UInt64, mask: Int) -> Int {
+            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        }
+    }
 
     /// The start tags that end an open element when it is the innermost: HTML 4's rules, as
     /// libxml2 2.9 writes them (`htmlStartClose`).
@@ -133,7 +182,6 @@ struct HTMLReducer: HTMLTokenReceiver {
         }
     }
 
-    private static let plainElement = Element()
     private static let paragraph = HTMLTagName.key(of: "p")
     private static let href = HTMLTagName.key(of: "href")
     private static let bullet = Array("• ".utf8)
@@ -149,15 +197,14 @@ struct HTMLReducer: HTMLTokenReceiver {
     }
 
     mutating func startTag(_ name: HTMLTagName, attributes: HTMLAttributes) {
-        while let innermost = openElements.last,
-            Self.elements[innermost.key]?.endedBy.contains(name.key) == true
-        {
+        let element = Self.elements[name.key]
+        while let innermost = openElements.last, innermost.endedBy & element.startTagBit != 0 {
             close(downTo: openElements.count - 1)
         }
-        let element = Self.elements[name.key] ?? Self.plainElement
         if !element.isHead { hasBody = true }
         if !element.isVoid && !element.isDocument {
-            openElements.append(OpenElement(key: name.key, role: element.role, endTagRank: element.endTagRank))
+            openElements.append(
+                OpenElement(key: name.key, role: element.role, endTagRank: element.endTagRank, endedBy: element.endedBy))
         }
         start(element.role, attributes: attributes)
         if element.isVoid { end(element.role) }
@@ -178,7 +225,7 @@ struct HTMLReducer: HTMLTokenReceiver {
     }
 
     mutating func endTag(_ name: HTMLTagName) {
-        let element = Self.elements[name.key] ?? Self.plainElement
+        let element = Self.elements[name.key]
         if element.endsEverything {
             close(downTo: 0)
             // Text after it is a paragraph of its own, as libxml2 read it.
@@ -210,7 +257,9 @@ struct HTMLReducer: HTMLTokenReceiver {
             openLink = nil
             guard Self.trimmed(line[link.start...]).elementsEqual(link.url.utf8) == false else { return }
             let number = (links.firstIndex(of: link.url) ?? { links.append(link.url); return links.count - 1 }()) + 1
-            line += Array(" [\(number)]".utf8)
+            line.append(contentsOf: [0x20, UInt8(ascii: "[")])
+            line.append(contentsOf: String(number).utf8)
+            line.append(UInt8(ascii: "]"))
         case .lineBreak, .inline: break
         }
     }
@@ -219,7 +268,9 @@ struct HTMLReducer: HTMLTokenReceiver {
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         if !hasBody && openElements.isEmpty && bytes.contains(where: { !HTMLSyntax.isBlank($0) }) {
             hasBody = true
-            openElements.append(OpenElement(key: Self.paragraph, role: .block, endTagRank: Self.plainElement.endTagRank))
+            let paragraph = Self.elements[Self.paragraph]
+            openElements.append(
+                OpenElement(key: Self.paragraph, role: .block, endTagRank: paragraph.endTagRank, endedBy: paragraph.endedBy))
             start(.block, attributes: nil)
         }
         guard skippedDepth == 0 else { return }
@@ -285,7 +336,8 @@ struct HTMLReducer: HTMLTokenReceiver {
     private static func webLink(_ href: [UInt8]?) -> String? {
         guard let href else { return nil }
         let link = trimmed(href[...])
-        let scheme = link.prefix(8).map { $0 | 0x20 }  // lower case, for the letters compared
+        // Lower case for the letters compared; `|` leaves `:` and `/` as they are.
+        let scheme = link.lazy.map { $0 | 0x20 }
         guard scheme.starts(with: http) || scheme.starts(with: https) else { return nil }
         return String(decoding: link, as: UTF8.self)
     }

@@ -56,6 +56,38 @@ import Testing
         #expect(UIFixtures.run(state, UIFixtures.keys("Q")).1.contains(.quit(status: 0)))
     }
 
+    /// `r`: every podcast is marked while its refresh runs; each mark goes when that podcast's
+    /// own result arrives (a failure leaves the failed mark), and keys are answered meanwhile.
+    @Test func aRefreshMarksEachPodcastUntilItsOwnResultArrives() {
+        var (state, commands) = UIFixtures.run(UIFixtures.browsing(width: 140, height: 16), UIFixtures.keys("r"))
+        #expect(commands == [.refresh(podcastIDs: nil)])
+        state = UIFixtures.run(state, [.refreshStarted([1, 2])]).0
+        var lines = UIView.render(state).lines
+        #expect(lines[3].hasPrefix("⟳ First Show"))
+        #expect(lines[4].hasPrefix("⟳ 日本語ポッドキャスト"))
+
+        var first = UIFixtures.podcast(1, "First Show")
+        first.subscription = Subscription(lastUpdate: UpdateResult(status: .ok, at: Date()))
+        (state, commands) = UIFixtures.run(state, [.podcastRefreshed(PodcastUpdate(podcast: first, status: .ok, addedCount: 0, warnings: []))])
+        #expect(commands.isEmpty, "the list is read again once every podcast is back")
+        lines = UIView.render(state).lines
+        #expect(lines[3].hasPrefix("  First Show"))
+        #expect(lines[4].hasPrefix("⟳ 日本語ポッドキャスト"))
+
+        // Keys are answered while the second refresh runs.
+        state = UIFixtures.run(state, UIFixtures.keys("j")).0
+        #expect(state.podcasts.cursor.selected == 1)
+
+        var second = UIFixtures.podcast(2, "日本語ポッドキャスト")
+        let failure = UpdateStatus.failed(.unexpected("no route"))
+        second.subscription = Subscription(lastUpdate: UpdateResult(status: failure, at: Date()))
+        (state, commands) = UIFixtures.run(state, [.podcastRefreshed(PodcastUpdate(podcast: second, status: failure, addedCount: 0, warnings: []))])
+        #expect(commands == [.loadPodcasts])
+        lines = UIView.render(state).lines
+        #expect(lines[3].hasPrefix("  First Show"))
+        #expect(lines[4].hasPrefix("! 日本語ポッドキャスト"))
+    }
+
     @Test func wideTitlesKeepTheColumnsAligned() {
         var state = UIFixtures.browsing(width: 140, height: 16)
         let rows = [

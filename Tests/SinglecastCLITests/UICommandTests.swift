@@ -49,6 +49,9 @@ import TestSupport
         let episode = try await show.episodes()[0]
         let position = try #require(episode["position"] as? Double)
         #expect(position >= 29 && position < 40, "saved at \(position)")  // mpv lands a seek to 30 within a frame of it
+        // The speed is remembered for the podcast, as `play --speed` remembers it.
+        let podcasts = try JSONSerialization.jsonObject(with: Data(try await show.cli.run(["podcasts", "--json"]).stdout.utf8))
+        #expect((podcasts as? [[String: Any]])?.first?["speed"] as? Double == 1.1)
     }
 
     @Test func downloadMarkPlayedFilterAndSeeTheCommandLinesChanges() async throws {

@@ -31,14 +31,19 @@ extension Singlecast {
         func run() async throws {
             let library = try await global.openLibrary()
             let buffer = try await global.progressBuffer(library)
+            let reference = feed.map { FeedReference($0) }
             let saved = try await withHTTPSession(global.httpConfiguration(compressed: true)) { session in
                 let resolver = FeedResolver(library: library, session: session)
-                if let feed { return try await resolver.load(FeedReference(feed), makeCurrent: true) }
+                if let reference { return try await resolver.load(reference, makeCurrent: true) }
                 guard let current = try await library.currentPodcast() else { throw LibraryError.noCurrentPodcast }
                 return try await resolver.stored(current)
             }
             for warning in saved.warnings { printError("warning: \(Words.warning(warning))") }
             try await buffer.adoptCompleteFiles(of: saved.podcast)
+            guard let reference, !reference.isInLibrary else {
+                // Listed from the library: this command saved no feed whose pages to copy.
+                return try await list(saved.podcast, library: library)
+            }
             // Copying a large feed's new pages into the database file overlaps the printing.
             async let copied: Void = library.checkpoint(emptyingLog: false)
             try await list(saved.podcast, library: library)

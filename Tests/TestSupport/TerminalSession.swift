@@ -31,8 +31,9 @@ public struct TerminalSession: Sendable {
             ["-f", configuration.path, "new-session", "-d", "-x", String(columns), "-y", String(rows), "env"] + variables
                 + ["/bin/sh", "-c", wait + "echo \"$0\"; exec \"$@\"", prompt] + arguments)
         if let recording {
+            // The program goes on even if the recording could not begin, rather than wait forever.
+            defer { FileManager.default.createFile(atPath: go, contents: nil) }
             try session.tmux(["pipe-pane", "-o", "cat > '\(recording.path)'"])
-            FileManager.default.createFile(atPath: go, contents: nil)
         }
         return session
     }

@@ -71,8 +71,8 @@ public struct Library: Sendable {
         /// One connection that reads and writes in turn (a `DatabaseQueue`), for a command that
         /// reads, or writes a little, and ends. It opens faster: its schema is read once, and
         /// it has no pool's set-up write, which puts a transaction in the log on every open and
-        /// makes the last close copy it into the database file. The log stays on: it is
-        /// written into the database file, which only an existing library has.
+        /// makes the last close copy it into the database file. WAL mode stays on, as the
+        /// database file records it: only a library that exists opens this way.
         case serial
     }
 

@@ -18,7 +18,7 @@ extension Singlecast {
 extension Singlecast.Queue: BriefLibraryCommand {
     /// Brief when it lists the queue.
     static func isBrief(_ arguments: [String]) -> Bool {
-        arguments.allSatisfy { $0.hasPrefix("-") || $0 == Singlecast.Queue.List.configuration.commandName }
+        arguments.allSatisfy { $0.hasPrefix("-") || $0 == List.configuration.commandName }
     }
 }
 

@@ -32,6 +32,19 @@ import Testing
         #expect(first.episodes.selected?.id == 1)
     }
 
+    /// PgDn and PgUp move a screenful less one row; ← and Shift-Tab go back a pane, → and Tab on.
+    @Test func pageKeysMoveAPageAndArrowsAndTabMoveBetweenPanes() {
+        let state = UIFixtures.run(UIFixtures.browsing(height: 15, episodes: 50), [.key(.tab)]).0
+        let page = ScreenLayout(state).listRows - 1
+        let down = UIFixtures.run(state, [.key(.pageDown)]).0
+        #expect(down.episodes.cursor.selected == page)
+        #expect(UIFixtures.run(down, [.key(.pageDown), .key(.pageUp)]).0.episodes.cursor.selected == page)
+        #expect(UIFixtures.run(down, [.key(.pageUp)]).0.episodes.cursor.selected == 0)
+        #expect(UIFixtures.run(state, [.key(.left)]).0.focus == .podcasts)
+        #expect(UIFixtures.run(state, [.key(.backTab)]).0.focus == .podcasts)
+        #expect(UIFixtures.run(state, [.key(.left), .key(.right)]).0.focus == .episodes)
+    }
+
     @Test func aLongListIsReadByWindowsAsTheCursorMoves() {
         var state = UIState(width: 100, height: 20)
         state = UIUpdate.update(state, .podcastsLoaded([UIFixtures.podcast(1, "Long")])).0

@@ -179,4 +179,20 @@ import TestSupport
         #expect(text.status == 0)
         #expect(text.stdout.contains("sleep timer: stopped at 0:0"), "\(text.stdout)")
     }
+
+    @Test func theSleepTimerCountsFromTheFirstSoundNotFromThePlayersLaunch() async throws {
+        let slowPlayer = FileManager.default.temporaryDirectory.appendingPathComponent("slow-mpv-\(UUID().uuidString)").path
+        try TestAudio.writeScript(at: slowPlayer, body: "sleep 2\nexec mpv --ao=null \"$@\"\n")
+        defer { try? FileManager.default.removeItem(atPath: slowPlayer) }
+        let show = try await ListeningShow.start(environment: ["SINGLECAST_PLAYER": slowPlayer], feed: "cli/queue.xml")
+        defer { Task { try? await show.stop() } }
+        try await show.list()
+        let run = try show.play(["3", "--sleep", "1s", "--json"])
+        #expect(try await run.exitStatus() == 0, "\(run.errorText)")
+        #expect(run.events.first?["event"] as? String == "started", "it played before the timer stopped it")
+        let ended = try await run.waitForEvent("ended")
+        #expect(ended["reason"] as? String == "sleep")
+        let position = try #require(ended["position"] as? Double)
+        #expect(position > 0.5 && position < 4, "stopped at \(position)")
+    }
 }

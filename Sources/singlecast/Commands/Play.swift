@@ -77,15 +77,9 @@ extension Singlecast {
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }
             let stop = PlayStop()
+            if case .after(let duration) = sleep { stop.sleepTimer = duration }
+            defer { stop.disarmSleepTimer() }
             let outcome = try await SignalGuard.run(onSignal: { await stop.request(bySleepTimer: false) }) {
-                let timer = sleep.flatMap { sleep -> Task<Void, Never>? in
-                    guard case .after(let duration) = sleep else { return nil }
-                    return Task {
-                        guard (try? await Task.sleep(for: duration)) != nil else { return }
-                        await stop.request(bySleepTimer: true)
-                    }
-                }
-                defer { timer?.cancel() }
                 var current = first
                 while true {
                     let end = try await listen(to: current, library: library, player: player, options: options, stop: stop)
@@ -122,6 +116,7 @@ extension Singlecast {
             let renderer = ListeningRenderer(json: json, episode: chosen, source: started.source)
             var end: ListeningEnd?
             for await event in started.events {
+                if case .started = event { stop.armSleepTimer() }
                 renderer.render(event, stoppedBySleepTimer: stop.bySleepTimer)
                 if case .ended(let last) = event { end = last }
             }
@@ -165,12 +160,42 @@ extension Singlecast {
 /// What stops `play`: a signal or the sleep timer, for the episode playing and any the queue
 /// would start after it.
 private final class PlayStop: Sendable {
-    private let state = Mutex<(listening: EpisodeListening?, requested: Bool, bySleepTimer: Bool)>((nil, false, false))
+    private struct State {
+        var listening: EpisodeListening?
+        var requested = false
+        var bySleepTimer = false
+        var sleepTimer: Duration?
+        var sleepTimerTask: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
 
     /// Whether a stop was asked for: nothing more starts.
     var isRequested: Bool { state.withLock { $0.requested } }
     /// Whether the sleep timer asked for it.
     var bySleepTimer: Bool { state.withLock { $0.bySleepTimer } }
+
+    /// How long after playback first starts the sleep timer stops it; nil for none.
+    var sleepTimer: Duration? {
+        get { state.withLock { $0.sleepTimer } }
+        set { state.withLock { $0.sleepTimer = newValue } }
+    }
+
+    /// Starts the sleep timer, once: it counts from the first sound, not from mpv's launch,
+    /// which can take longer than a short timer.
+    func armSleepTimer() {
+        state.withLock { state in
+            guard let duration = state.sleepTimer, state.sleepTimerTask == nil else { return }
+            state.sleepTimerTask = Task {
+                guard (try? await Task.sleep(for: duration)) != nil else { return }
+                await self.request(bySleepTimer: true)
+            }
+        }
+    }
+
+    /// Cancels a sleep timer still counting.
+    func disarmSleepTimer() {
+        state.withLock { $0.sleepTimerTask }?.cancel()
+    }
 
     /// Stops the episode playing (its position saved), and any that starts later.
     func request(bySleepTimer: Bool) async {

@@ -26,7 +26,8 @@ import TestSupport
         #expect(try await bus.playerctl(["pause"]).status == 0)
         let paused = try await run.waitForEvent("paused")
         let position = try #require(paused["position"] as? Double)
-        #expect(isNear(position, 40))
+        // playerctl is a process of its own: a loaded machine may take a while to start it.
+        #expect(position >= 40 && position < 50, "paused at \(position)")
         #expect(try await bus.playerctl(["status"]).output == "Paused\n")
         // Saved at the pause, as a pause by mpv's own key is.
         #expect(isNear(try await show.episodes()[0]["position"], position))
@@ -49,9 +50,11 @@ import TestSupport
         let events = run.events
         #expect(events.filter { $0["event"] as? String == "started" }.map { $0["title"] as? String } == ["Long Talk", "Short One"])
         #expect(events.filter { $0["event"] as? String == "ended" }.map { $0["reason"] as? String } == ["next", "end"])
+        let skippedAt = try #require(events.first { $0["event"] as? String == "ended" }?["position"] as? Double)
+        #expect(skippedAt >= 40 && skippedAt < 60, "skipped at \(skippedAt)")
         let queue = try JSONSerialization.jsonObject(with: Data(try await show.cli.run(["queue", "--json"]).stdout.utf8)) as? [[String: Any]]
         #expect(queue?.map { $0["title"] as? String } == ["Long Talk"])
-        #expect(isNear(queue?.first?["position"], 40))
+        #expect(isNear(queue?.first?["position"], skippedAt, within: 0.1))
     }
 
     @Test func playerMPRISFalseKeepsThePlayerOffTheBus() async throws {

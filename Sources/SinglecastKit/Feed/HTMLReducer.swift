@@ -186,14 +186,38 @@ struct HTMLReducer: HTMLTokenReceiver {
     private static let href = HTMLTagName.key(of: "href")
     private static let bullet = Array("• ".utf8)
 
-    /// Reduces `html`, with the entity names met before in `entities`.
-    static func reduce(_ html: String, entities: HTMLEntities) -> HTMLReducer {
-        var reducer = HTMLReducer()
+    /// Reduces `html` in place of what was read before, with the entity names met before in
+    /// `entities`. One reducer reads the notes of a whole listing, its buffers kept.
+    mutating func read(_ html: String, entities: HTMLEntities) {
+        body.removeAll(keepingCapacity: true)
+        links = []  // handed over with the text, so not this reducer's alone to empty in place
+        line.removeAll(keepingCapacity: true)
+        paragraphHasLine = false
+        openLink = nil
+        openElements.removeAll(keepingCapacity: true)
+        skippedDepth = 0
+        hasBody = false
         var html = html
-        html.withUTF8 { HTMLTokenizer.read($0, into: &reducer, entities: entities) }
-        reducer.close(downTo: 0)
-        reducer.endParagraph()
-        return reducer
+        html.withUTF8 { HTMLTokenizer.read($0, into: &self, entities: entities) }
+        close(downTo: 0)
+        endParagraph()
+    }
+
+    /// The paragraphs, then the links one a line (`[1] https://…`) after a blank line, as one
+    /// text: the list goes on the end of `body`, which holds more than the paragraphs after.
+    mutating func textWithLinks() -> String {
+        for (index, link) in links.enumerated() {
+            if index > 0 {
+                body.append(0x0A)
+            } else if !body.isEmpty {
+                body.append(contentsOf: [0x0A, 0x0A])
+            }
+            body.append(UInt8(ascii: "["))
+            body.append(contentsOf: String(index + 1).utf8)
+            body.append(contentsOf: [UInt8(ascii: "]"), 0x20])
+            body.append(contentsOf: link.utf8)
+        }
+        return String(decoding: body, as: UTF8.self)
     }
 
     mutating func startTag(_ name: HTMLTagName, attributes: HTMLAttributes) {
@@ -217,7 +241,7 @@ struct HTMLReducer: HTMLTokenReceiver {
         case .block: endParagraph()
         case .listItem:
             endParagraph()
-            line = Self.bullet
+            line.append(contentsOf: Self.bullet)
         case .link:
             if let href = Self.webLink(attributes?.value(of: Self.href)) { openLink = (href, line.count) }
         case .inline: break
@@ -255,7 +279,8 @@ struct HTMLReducer: HTMLTokenReceiver {
         case .link:
             guard let link = openLink else { return }
             openLink = nil
-            guard Self.trimmed(line[link.start...]).elementsEqual(link.url.utf8) == false else { return }
+            let text = Self.trimmed(line, from: link.start)
+            guard line[text].elementsEqual(link.url.utf8) == false else { return }
             let number = (links.firstIndex(of: link.url) ?? { links.append(link.url); return links.count - 1 }()) + 1
             line.append(contentsOf: [0x20, UInt8(ascii: "[")])
             line.append(contentsOf: String(number).utf8)
@@ -304,17 +329,19 @@ struct HTMLReducer: HTMLTokenReceiver {
 
 
     private mutating func endLine() {
-        let finished = Self.trimmed(line[...])
-        if !finished.isEmpty && !finished.elementsEqual(Self.bullet.dropLast()) {
+        let finished = Self.trimmed(line)
+        if !finished.isEmpty && !line[finished].elementsEqual(Self.bullet.dropLast()) {
             if paragraphHasLine {
                 body.append(0x0A)
             } else if !body.isEmpty {
                 body.append(0x0A)
                 body.append(0x0A)
             }
-            body += finished
+            body.append(contentsOf: line[finished])
             paragraphHasLine = true
         }
+        // No slice of the line outlives this point: emptied while one held its storage, the
+        // line would be given new storage for every line of every note.
         line.removeAll(keepingCapacity: true)
         openLink = nil
     }
@@ -324,18 +351,19 @@ struct HTMLReducer: HTMLTokenReceiver {
         paragraphHasLine = false
     }
 
-    /// `bytes` without the spaces, tabs and line breaks at either end.
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var slice = bytes
-        while let first = slice.first, HTMLSyntax.isBlank(first) { slice = slice.dropFirst() }
-        while let last = slice.last, HTMLSyntax.isBlank(last) { slice = slice.dropLast() }
-        return slice
+    /// The range of `bytes` from `start` without the spaces, tabs and line breaks at either end.
+    private static func trimmed(_ bytes: [UInt8], from start: Int = 0) -> Range<Int> {
+        var lower = start
+        var upper = bytes.count
+        while lower < upper, HTMLSyntax.isBlank(bytes[lower]) { lower += 1 }
+        while upper > lower, HTMLSyntax.isBlank(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 
     /// A link's `href` when it is an http(s) URL, trimmed.
     private static func webLink(_ href: [UInt8]?) -> String? {
         guard let href else { return nil }
-        let link = trimmed(href[...])
+        let link = href[trimmed(href)]
         // Lower case for the letters compared; `|` leaves `:` and `/` as they are.
         let scheme = link.lazy.map { $0 | 0x20 }
         guard scheme.starts(with: http) || scheme.starts(with: https) else { return nil }

@@ -10,12 +10,13 @@ public struct ShowNotes: Equatable, Sendable {
     /// The paragraphs, each on one line (a `<br>` inside one is a line break); list items
     /// start with `• `; a link whose text is not its URL is followed by its number, `[1]`.
     public var paragraphs: [String] {
-        guard !body.isEmpty else { return [] }
+        guard bodyLength > 0 else { return [] }
         // Split in UTF-8 bytes: Foundation's `components(separatedBy:)` compares characters, and
         // search splits the notes of every episode it indexes.
         var paragraphs: [String] = []
-        var body = body
-        body.withUTF8 { bytes in
+        var text = text
+        text.withUTF8 { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[..<bodyLength])
             var start = 0
             var index = 0
             while index + 1 < bytes.count {
@@ -33,38 +34,37 @@ public struct ShowNotes: Equatable, Sendable {
     }
     /// The http(s) links, each once, in the order of their numbers.
     public private(set) var links: [String]
-    /// The paragraphs between blank lines, as the reduction writes them: no paragraph holds a
-    /// blank line, so the text needs no second pass.
-    private var body: String
+    /// The notes as one text: the paragraphs between blank lines, then the links, one a line
+    /// (`[1] https://…`).
+    public private(set) var text: String
+    /// How many of the text's UTF-8 bytes are the paragraphs, as the reduction writes them: no
+    /// paragraph holds a blank line, so they need no second pass.
+    private var bodyLength: Int
 
     /// Reads show notes written in HTML, or in plain text (paragraphs between blank lines).
     public init(_ notes: String) {
-        self.init(notes, entities: HTMLEntities())
+        var reducer = HTMLReducer()
+        self.init(notes, entities: HTMLEntities(), reducer: &reducer)
     }
 
-    /// Reads show notes, with the entity names met in notes read before.
-    init(_ notes: String, entities: HTMLEntities) {
-        if notes.utf8.contains(UInt8(ascii: "<")) {
-            let reducer = HTMLReducer.reduce(notes, entities: entities)
-            body = String(decoding: reducer.body, as: UTF8.self)
-            links = reducer.links
-        } else {
-            body = Self.plainParagraphs(notes).joined(separator: "\n\n")
+    /// Reads show notes with `reducer`, which keeps its buffers from the notes read before, and
+    /// with the entity names met in them.
+    init(_ notes: String, entities: HTMLEntities, reducer: inout HTMLReducer) {
+        guard notes.utf8.contains(UInt8(ascii: "<")) else {
+            text = Self.plainParagraphs(notes).joined(separator: "\n\n")
+            bodyLength = text.utf8.count
             links = []
+            return
         }
+        reducer.read(notes, entities: entities)
+        bodyLength = reducer.body.count
+        links = reducer.links
+        text = reducer.textWithLinks()
     }
 
     /// The paragraphs of plain text: the runs between blank lines, white space collapsed.
     static func plainParagraphs(_ text: String) -> [String] {
         text.components(separatedBy: "\n\n").map(collapsingWhitespace).filter { !$0.isEmpty }
-    }
-
-    /// The notes as one text: the paragraphs between blank lines, then the links, one a line
-    /// (`[1] https://…`).
-    public var text: String {
-        guard !links.isEmpty else { return body }
-        let list = links.enumerated().map { "[\($0.offset + 1)] \($0.element)" }.joined(separator: "\n")
-        return body.isEmpty ? list : body + "\n\n" + list
     }
 
     /// The show notes of each of `notes` (nil for nil) put through `transform`, in order, reduced
@@ -77,7 +77,8 @@ public struct ShowNotes: Equatable, Sendable {
                 let slice = notes[min(notes.count, part * size)..<min(notes.count, (part + 1) * size)]
                 group.addTask {
                     let entities = HTMLEntities()
-                    return (part, slice.map { $0.map { transform(ShowNotes($0, entities: entities)) } })
+                    var reducer = HTMLReducer()
+                    return (part, slice.map { $0.map { transform(ShowNotes($0, entities: entities, reducer: &reducer)) } })
                 }
             }
             var done: [[T?]] = Array(repeating: [], count: parts)

@@ -363,24 +363,31 @@ public struct Library: Sendable {
                     descriptions: showNotes)
             }
         }
-        func reduced(_ entries: [EpisodeEntry]) async -> [EpisodeEntry] {
-            guard showNotes else { return entries }
-            var entries = entries
-            let texts = await ShowNotes.reduce(entries.map(\.episode.description)) { $0.text }
-            for index in entries.indices { entries[index].episode.description = texts[index] }
-            return entries
+        /// The show notes of `entries` as text, when asked for.
+        func notes(of entries: [EpisodeEntry]) -> () async -> [String?] {
+            guard showNotes else { return { [] } }
+            let descriptions = entries.map(\.episode.description)
+            return { await ShowNotes.reduce(descriptions) { $0.text } }
         }
-        let first = try await page(after: 0)
-        async let second = page(after: first.last?.number)
-        var current = await reduced(first)
+        /// Puts the notes in place of the HTML. `entries` is this function's alone by then, so
+        /// the episodes are changed where they are, not copied.
+        func put(_ notes: [String?], in entries: inout [EpisodeEntry]) {
+            for index in notes.indices { entries[index].episode.description = notes[index] }
+        }
+        var current = try await page(after: 0)
+        let firstAfter = current.last?.number
+        async let second = page(after: firstAfter)
+        put(await notes(of: current)(), in: &current)
         var read = try await second
         while !current.isEmpty {
-            let reading = read
-            async let next = page(after: reading.last?.number)
-            async let upcoming = reduced(reading)
+            let after = read.last?.number
+            let reduce = notes(of: read)
+            async let next = page(after: after)
+            async let upcoming = reduce()
             try await body(current)
-            current = await upcoming
+            current = read
             read = try await next
+            put(await upcoming, in: &current)
         }
     }
 

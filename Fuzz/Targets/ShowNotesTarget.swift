@@ -3,7 +3,8 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzShowNotes(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let notes = ShowNotes(String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self))
-    _ = notes.text
+    // The reduction makes its text without checking it is UTF-8 again: it must be.
+    precondition(String(validating: notes.text.utf8, as: UTF8.self) != nil, "the notes' text is not UTF-8")
     _ = notes.paragraphs
     return 0
 }

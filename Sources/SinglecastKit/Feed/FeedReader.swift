@@ -432,7 +432,7 @@ struct FeedReader {
     private func trimmedText() -> String? {
         text.withUnsafeBufferPointer { bytes in
             let trimmed = bytes.trimmingASCIIWhitespace()
-            return trimmed.isEmpty ? nil : String(decoding: UnsafeBufferPointer(rebasing: trimmed), as: UTF8.self)
+            return trimmed.isEmpty ? nil : String(knownValidUTF8: UnsafeBufferPointer(rebasing: trimmed))
         }
     }
 }

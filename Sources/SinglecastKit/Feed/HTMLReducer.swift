@@ -217,7 +217,7 @@ struct HTMLReducer: HTMLTokenReceiver {
             body.append(contentsOf: [UInt8(ascii: "]"), 0x20])
             body.append(contentsOf: link.utf8)
         }
-        return String(decoding: body, as: UTF8.self)
+        return body.withUnsafeBufferPointer { String(knownValidUTF8: $0) }
     }
 
     mutating func startTag(_ name: HTMLTagName, attributes: HTMLAttributes) {

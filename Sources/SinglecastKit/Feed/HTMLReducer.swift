@@ -330,7 +330,7 @@ struct HTMLReducer: HTMLTokenReceiver {
 
     private mutating func endLine() {
         let finished = Self.trimmed(line)
-        if !finished.isEmpty && !line[finished].elementsEqual(Self.bullet.dropLast()) {
+        if !finished.isEmpty && !Self.isBulletAlone(line[finished]) {
             if paragraphHasLine {
                 body.append(0x0A)
             } else if !body.isEmpty {
@@ -349,6 +349,12 @@ struct HTMLReducer: HTMLTokenReceiver {
     private mutating func endParagraph() {
         endLine()
         paragraphHasLine = false
+    }
+
+    /// Whether a trimmed line is a list item's bullet, `•`, and nothing else.
+    private static func isBulletAlone(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let start = bytes.startIndex
+        return bytes.count == 3 && bytes[start] == 0xE2 && bytes[start + 1] == 0x80 && bytes[start + 2] == 0xA2
     }
 
     /// The range of `bytes` from `start` without the spaces, tabs and line breaks at either end.

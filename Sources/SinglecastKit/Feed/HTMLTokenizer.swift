@@ -390,22 +390,40 @@ struct HTMLAttributes {
 /// The named entities of HTML 4, as libxml2's HTML parser knows them, each name looked up once
 /// (libxml2 compares a name with each of its 253 in turn). One per thread of work.
 final class HTMLEntities {
-    /// The character of each name met so far (0 when it is no entity), by the name's bytes:
-    /// no entity's name is longer than 8.
-    private var characters: [UInt64: UInt32] = [:]
+    /// The names met so far, by their bytes (no entity's name is longer than 8, and none has a
+    /// zero byte, so 0 is an empty slot), with their characters (0 when a name is no entity), in
+    /// a table of open addressing: a `Dictionary` hashes each name with SipHash, and a listing
+    /// meets several in every episode's notes.
+    private var keys = [UInt64](repeating: 0, count: slotCount)
+    private var characters = [UInt32](repeating: 0, count: slotCount)
+    private var count = 0
+
+    private static let slotCount = 1024
+    /// Names past this many are looked up each time: the table stays sparse, and a hostile
+    /// feed's made-up names cannot grow it.
+    private static let maximumCount = 512
 
     /// The character the entity `name` (case matters) stands for, or nil.
     func character(named name: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
         guard name.count <= 8 else { return nil }
         var key: UInt64 = 0
         for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
-        let value: UInt32
-        if let known = characters[key] {
-            value = known
-        } else {
-            value = MarkupReference.htmlEntity(named: UnsafeRawBufferPointer(name)) ?? 0
-            characters[key] = value
+        let mask = Self.slotCount - 1
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        while keys[slot] != 0 {
+            if keys[slot] == key { return Self.scalar(characters[slot]) }
+            slot = (slot + 1) & mask
         }
-        return value == 0 ? nil : Unicode.Scalar(value)
+        let value = MarkupReference.htmlEntity(named: UnsafeRawBufferPointer(name)) ?? 0
+        if count < Self.maximumCount {
+            keys[slot] = key
+            characters[slot] = value
+            count += 1
+        }
+        return Self.scalar(value)
+    }
+
+    private static func scalar(_ value: UInt32) -> Unicode.Scalar? {
+        value == 0 ? nil : Unicode.Scalar(value)
     }
 }

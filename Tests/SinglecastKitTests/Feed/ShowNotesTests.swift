@@ -21,6 +21,21 @@ import TestSupport
         #expect(notes.text.hasSuffix("example.com/raw\n\n[1] https://sqlite.org/wal.html\n[2] https://example.com/tips"))
     }
 
+    @Test func oneReducerReadsNoteAfterNoteWithNothingCarriedOver() {
+        let entities = HTMLEntities()
+        var reducer = HTMLReducer()
+        // More made-up names than the entity table keeps: each stays text, and real ones after
+        // them are still read.
+        let madeUp = (0..<600).map { "&zz\($0);" }.joined(separator: " ")
+        let first = ShowNotes("<ul><li>\(madeUp)<li><a href=\"https://example.com/a\">A</a>", entities: entities, reducer: &reducer)
+        #expect(first.paragraphs.first?.hasPrefix("• &zz0; &zz1;") == true)
+        #expect(first.text.hasSuffix("&zz599;\n\n• A [1]\n\n[1] https://example.com/a"))
+        let second = ShowNotes("<p>Caf&eacute; &mdash; &zz1; &eacute;", entities: entities, reducer: &reducer)
+        #expect(second.paragraphs == ["Café — &zz1; é"])
+        #expect(second.links.isEmpty && second.text == "Café — &zz1; é")
+        #expect(ShowNotes("<li>Two</li>", entities: entities, reducer: &reducer).text == "• Two")
+    }
+
     @Test func plainTextKeepsItsParagraphs() {
         let notes = ShowNotes("First   paragraph\nstill first.\n\nSecond one.\n\n\n")
         #expect(notes.paragraphs == ["First paragraph still first.", "Second one."])

@@ -154,7 +154,7 @@ enum EpisodeColumns {
         private let marksAddedNew: Bool
         /// Whether the podcast has no episodes yet (see ``readStored(podcastID:db:)``).
         private var writesDirectly = false
-        private var stored: [String: Stored] = [:]
+        private var stored: [IdentityBytes: Stored] = [:]
         private var hasStagingTable = false
         /// How many episodes the feed lists so far.
         private(set) var episodeCount = 0
@@ -172,7 +172,7 @@ enum EpisodeColumns {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
             while let row = try rows.next() {
-                stored[row[0]] = Stored(fingerprint: row[1] ?? 0, position: row[2])
+                stored[IdentityBytes(text: row[0])] = Stored(fingerprint: row[1] ?? 0, position: row[2])
             }
             writesDirectly = stored.isEmpty
         }
@@ -233,7 +233,7 @@ enum EpisodeColumns {
             let position = episodeCount
             let (identity, fingerprint) = (key.identity, key.fingerprint)
             // What is left in `stored` at the end is what the feed no longer lists.
-            let existing = stored.removeValue(forKey: identity)
+            let existing = stored.removeValue(forKey: IdentityBytes(text: identity))
             if existing == nil { addedCount += 1 }
             if let existing, existing.fingerprint == fingerprint {
                 guard existing.position != position else { return false }
@@ -264,7 +264,7 @@ enum EpisodeColumns {
             let clearPosition = try db.cachedStatement(
                 sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
             for (identity, existing) in stored where existing.position != nil {
-                try clearPosition.execute(arguments: [podcastID, identity])
+                try clearPosition.execute(arguments: [podcastID, identity.text])
             }
             return addedCount
         }
@@ -285,15 +285,32 @@ enum EpisodeColumns {
         let fingerprint: Int64
     }
 
+    /// An episode's identity told apart from others by its bytes, as the database's unique index
+    /// tells them apart: a `String` hashes and compares its characters' normalized form,
+    /// which costs more on every item of a large feed and answers another question.
+    private struct IdentityBytes: Hashable {
+        let text: String
+
+        static func == (left: IdentityBytes, right: IdentityBytes) -> Bool {
+            left.text.utf8.elementsEqual(right.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
     /// Works out the keys of a feed's episodes, in feed order, for its ``Saver``: on the task
     /// that parses the feed, so that the library's writer, which every feed of an update
     /// shares, only writes.
     struct KeyMaker {
-        private var seen = Set<String>()
+        private var seen = Set<IdentityBytes>()
 
         mutating func keys(of episodes: [Episode]) -> [Key] {
             var keys: [Key] = []
             keys.reserveCapacity(episodes.count)
+            seen.reserveCapacity(seen.count + episodes.count)
             episodes.withUnsafeBufferPointer { episodes in
                 for index in episodes.indices {
                     let episode = episodes.baseAddress! + index
@@ -309,7 +326,7 @@ enum EpisodeColumns {
             let base = episode.pointee.identity ?? "title:\(episode.pointee.title)"
             var identity = base
             var copy = 1
-            while !seen.insert(identity).inserted {
+            while !seen.insert(IdentityBytes(text: identity)).inserted {
                 copy += 1
                 identity = "\(base)#\(copy)"
             }

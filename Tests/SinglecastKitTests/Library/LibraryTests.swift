@@ -49,6 +49,22 @@ import Testing
         #expect(try await library.episodes(podcastID: stored.id).map(\.episode.title) == ["A", "B"])
     }
 
+    /// Guids are told apart by their bytes, as the database tells them apart: two that only
+    /// Unicode deems equal are two episodes, each keeping its own when the other leaves.
+    @Test func guidsThatDifferInTheirBytesAreDifferentEpisodes() async throws {
+        let library = try Library.inMemory()
+        var both = feed(["Composed", "Decomposed"])
+        both.episodes[0].guid = "caf\u{E9}"
+        both.episodes[1].guid = "cafe\u{301}"
+        let stored = try await library.saveFeed(both, feedKey: "k").podcast
+        let decomposed = try #require(try await library.episodes(podcastID: stored.id).last)
+        var onlyDecomposed = both
+        onlyDecomposed.episodes.removeFirst()
+        try await library.saveFeed(onlyDecomposed, feedKey: "k")
+        let listed = try await library.episodes(podcastID: stored.id)
+        #expect(listed.map(\.id) == [decomposed.id], "the same episode, not a new one")
+    }
+
     @Test func aFailedSaveStoresNothing() async throws {
         let library = try Library.inMemory()
         var options = Library.SaveOptions()

@@ -170,6 +170,7 @@ public final class FeedParser {
                 options |= XML_PARSE_IGNORE_ENC.rawValue
             } else {
                 isConverting = true
+                reader.pointee.readsCheckedUTF8 = false
             }
             xmlCtxtUseOptions(context, Int32(options))
         }

@@ -74,6 +74,9 @@ struct FeedReader {
     private let context: xmlParserCtxtPtr
     /// Set when the caller has handed over the whole document, before libxml2 reads its end.
     var hasAllInput = false
+    /// Whether libxml2 reads UTF-8 the input filter made valid, so that its text needs no
+    /// second check; not when libxml2 converts an encoding itself, which it may leave invalid.
+    var readsCheckedUTF8 = true
 
     /// Whether the root element is `<rss>`, `<rdf:RDF>` or Atom's `<feed>`.
     private(set) var isFeed = false
@@ -432,7 +435,9 @@ struct FeedReader {
     private func trimmedText() -> String? {
         text.withUnsafeBufferPointer { bytes in
             let trimmed = bytes.trimmingASCIIWhitespace()
-            return trimmed.isEmpty ? nil : String(knownValidUTF8: UnsafeBufferPointer(rebasing: trimmed))
+            guard !trimmed.isEmpty else { return nil }
+            let text = UnsafeBufferPointer(rebasing: trimmed)
+            return readsCheckedUTF8 ? String(knownValidUTF8: text) : String(decoding: text, as: UTF8.self)
         }
     }
 }

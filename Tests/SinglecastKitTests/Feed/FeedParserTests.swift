@@ -487,6 +487,15 @@ private func date(_ iso8601: String) -> Date {
         expectRepaired(feed, "recover-invalid-utf8.xml", line: 10)
     }
 
+    /// A declaration libxml2 cannot read leaves the encoding to libxml2, which hands over the
+    /// bytes that are not UTF-8 as they are: they become replacement characters, never text
+    /// that is not UTF-8.
+    @Test func bytesLibxml2HandsOverInvalidBecomeReplacementCharacters() throws {
+        let feed = try parse("unknown-encoding-invalid-bytes.xml")
+        #expect(feed.podcast.title == "Show \u{FFFD}( \u{FFFD}\u{FFFD}")
+        #expect(feed.episodes.map(\.title) == ["Item \u{FFFD}\u{FFFD} \u{FFFD}"])
+    }
+
     @Test(arguments: [("recover-invalid-euc-jp.xml", "EUC-JP"), ("recover-invalid-shift-jis.xml", "Shift_JIS")])
     func bytesInvalidInADeclaredEncodingBecomeReplacementCharacters(fixture: String, encoding: String) throws {
         let feed = try parse(fixture)

@@ -369,8 +369,8 @@ public struct Library: Sendable {
             let descriptions = entries.map(\.episode.description)
             return { await ShowNotes.reduce(descriptions) { $0.text } }
         }
-        /// Puts the notes in place of the HTML. `entries` is this function's alone by then, so
-        /// the episodes are changed where they are, not copied.
+        /// Puts the notes in place of the HTML. The loop below shares no page it passes here,
+        /// so the episodes are changed where they are, not copied.
         func put(_ notes: [String?], in entries: inout [EpisodeEntry]) {
             for index in notes.indices { entries[index].episode.description = notes[index] }
         }

@@ -76,8 +76,7 @@ extension Singlecast {
             // mpv puts the terminal in raw mode; one that dies cannot put it back.
             let terminal = TerminalSettings.save()
             defer { terminal?.restore() }
-            let stop = PlayStop()
-            if case .after(let duration) = sleep { stop.sleepTimer = duration }
+            let stop = PlayStop(sleepTimer: sleep.flatMap { if case .after(let duration) = $0 { duration } else { nil } })
             defer { stop.disarmSleepTimer() }
             let outcome = try await SignalGuard.run(onSignal: { await stop.request(bySleepTimer: false) }) {
                 var current = first
@@ -164,27 +163,27 @@ private final class PlayStop: Sendable {
         var listening: EpisodeListening?
         var requested = false
         var bySleepTimer = false
-        var sleepTimer: Duration?
         var sleepTimerTask: Task<Void, Never>?
     }
     private let state = Mutex(State())
+    /// How long after playback first starts the sleep timer stops it; nil for none.
+    private let sleepTimer: Duration?
+
+    init(sleepTimer: Duration?) {
+        self.sleepTimer = sleepTimer
+    }
 
     /// Whether a stop was asked for: nothing more starts.
     var isRequested: Bool { state.withLock { $0.requested } }
     /// Whether the sleep timer asked for it.
     var bySleepTimer: Bool { state.withLock { $0.bySleepTimer } }
 
-    /// How long after playback first starts the sleep timer stops it; nil for none.
-    var sleepTimer: Duration? {
-        get { state.withLock { $0.sleepTimer } }
-        set { state.withLock { $0.sleepTimer = newValue } }
-    }
-
     /// Starts the sleep timer, once: it counts from the first sound, not from mpv's launch,
     /// which can take longer than a short timer.
     func armSleepTimer() {
+        guard let duration = sleepTimer else { return }
         state.withLock { state in
-            guard let duration = state.sleepTimer, state.sleepTimerTask == nil else { return }
+            guard state.sleepTimerTask == nil else { return }
             state.sleepTimerTask = Task {
                 guard (try? await Task.sleep(for: duration)) != nil else { return }
                 await self.request(bySleepTimer: true)

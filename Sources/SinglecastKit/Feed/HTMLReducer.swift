@@ -107,7 +107,7 @@ struct HTMLReducer: HTMLTokenReceiver {
             keys = Array(repeating: 0, count: size)  // no name has the key 0
             values = Array(repeating: Element(), count: size)
             for (key, element) in elements {
-                var slot = Self.slot(of: key, mask: mask)
+                var slot = HTMLTagName.firstSlot(of: key, mask: mask)
                 while keys[slot] != 0 { slot = (slot + 1) & mask }
                 keys[slot] = key
                 values[slot] = element
@@ -116,17 +116,13 @@ struct HTMLReducer: HTMLTokenReceiver {
 
         /// The element named by `key`, or a plain inline one.
         subscript(key: UInt64) -> Element {
-            var slot = Self.slot(of: key, mask: mask)
+            var slot = HTMLTagName.firstSlot(of: key, mask: mask)
             while true {
                 let found = keys[slot]
                 if found == key { return values[slot] }
                 if found == 0 { return Element() }
                 slot = (slot + 1) & mask
             }
-        }
-
-        private static func slot(of key: UInt64, mask: Int) -> Int {
-            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
         }
     }
 

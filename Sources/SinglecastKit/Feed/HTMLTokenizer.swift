@@ -339,6 +339,13 @@ struct HTMLTagName {
     static func key(of name: String) -> UInt64 {
         Array(name.utf8).withUnsafeBufferPointer { key(of: $0) }
     }
+
+    /// Where a table of open addressing with `mask + 1` slots (a power of two) first looks for
+    /// `key`, or for any name packed the same way: the reducer's elements and the entities'
+    /// names are kept in such tables.
+    static func firstSlot(of key: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
 }
 
 /// The attributes of a start tag, read when asked for.
@@ -409,7 +416,7 @@ final class HTMLEntities {
         var key: UInt64 = 0
         for (index, byte) in name.enumerated() { key |= UInt64(byte) << (8 * index) }
         let mask = Self.slotCount - 1
-        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        var slot = HTMLTagName.firstSlot(of: key, mask: mask)
         while keys[slot] != 0 {
             if keys[slot] == key { return Self.scalar(characters[slot]) }
             slot = (slot + 1) & mask

@@ -42,6 +42,32 @@ enum ByteSearch {
         return index
     }
 
+    /// The index of the first `a`, `b` or byte below `limit` (at most 0x80) in `buffer` from
+    /// `start` on, or its count; eight bytes at a time.
+    static func firstIndex(
+        of a: UInt8, _ b: UInt8, orBelow limit: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int
+    ) -> Int {
+        let count = buffer.count
+        var index = start
+        let lows = UInt64(0x0101_0101_0101_0101)
+        let highs = UInt64(0x8080_8080_8080_8080)
+        let patternA = lows &* UInt64(a)
+        let patternB = lows &* UInt64(b)
+        let limits = lows &* UInt64(limit)
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let xa = word ^ patternA
+            let xb = word ^ patternB
+            // A zero byte, or one below the limit, flags a match; borrows can flag only bytes
+            // after the first match.
+            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (word &- limits) & ~word) & highs
+            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] >= limit { index += 1 }
+        return index
+    }
+
     /// The number of line feeds in `bytes`, eight bytes at a time.
     static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
         var total = 0

@@ -17,35 +17,11 @@ enum ByteSearch {
         firstIndex(of: a, b, b, in: buffer, from: start)
     }
 
-    /// The index of the first `a`, `b` or `c` in `buffer` from `start` on, or its count;
-    /// eight bytes at a time.
+    /// The index of the first `a`, `b`, `c` or byte below `limit` (at most 0x80; 0 for none)
+    /// in `buffer` from `start` on, or its count; eight bytes at a time.
     @inline(__always)
-    static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let count = buffer.count
-        var index = start
-        let lows = UInt64(0x0101_0101_0101_0101)
-        let highs = UInt64(0x8080_8080_8080_8080)
-        let patternA = lows &* UInt64(a)
-        let patternB = lows &* UInt64(b)
-        let patternC = lows &* UInt64(c)
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let xa = word ^ patternA
-            let xb = word ^ patternB
-            let xc = word ^ patternC
-            // A zero byte flags a match; borrows can flag only bytes after the first match.
-            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (xc &- lows) & ~xc) & highs
-            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
-            index += 8
-        }
-        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] != c { index += 1 }
-        return index
-    }
-
-    /// The index of the first `a`, `b` or byte below `limit` (at most 0x80) in `buffer` from
-    /// `start` on, or its count; eight bytes at a time.
     static func firstIndex(
-        of a: UInt8, _ b: UInt8, orBelow limit: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int
+        of a: UInt8, _ b: UInt8, _ c: UInt8, orBelow limit: UInt8 = 0, in buffer: UnsafeRawBufferPointer, from start: Int
     ) -> Int {
         let count = buffer.count
         var index = start
@@ -53,18 +29,22 @@ enum ByteSearch {
         let highs = UInt64(0x8080_8080_8080_8080)
         let patternA = lows &* UInt64(a)
         let patternB = lows &* UInt64(b)
+        let patternC = lows &* UInt64(c)
         let limits = lows &* UInt64(limit)
         while index + 8 <= count {
             let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let xa = word ^ patternA
             let xb = word ^ patternB
+            let xc = word ^ patternC
             // A zero byte, or one below the limit, flags a match; borrows can flag only bytes
             // after the first match.
-            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (word &- limits) & ~word) & highs
+            let flagged = ((xa &- lows) & ~xa | (xb &- lows) & ~xb | (xc &- lows) & ~xc | (word &- limits) & ~word) & highs
             if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
             index += 8
         }
-        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] >= limit { index += 1 }
+        while index < count, buffer[index] != a, buffer[index] != b, buffer[index] != c, buffer[index] >= limit {
+            index += 1
+        }
         return index
     }
 

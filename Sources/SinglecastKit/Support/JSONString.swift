@@ -11,7 +11,8 @@ public enum JSONString {
             var run = 0
             while true {
                 let index = ByteSearch.firstIndex(
-                    of: UInt8(ascii: "\""), UInt8(ascii: "\\"), orBelow: 0x20, in: UnsafeRawBufferPointer(bytes), from: run)
+                    of: UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\\"), orBelow: 0x20,
+                    in: UnsafeRawBufferPointer(bytes), from: run)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
                 guard index < bytes.count else { break }
                 let byte = bytes[index]

@@ -44,4 +44,9 @@ import Testing
         #expect(lines[3].contains("retrying in 40 s: connection refused"))
         #expect(lines[4] == "Total: 1 completed, 2 active, 159 MB of 330 MB of the unfinished ones (48%), 4.2 MB/s, 0:40 left")
     }
+
+    @Test func aTryWhoseTimeHasComeIsRetryingNow() {
+        let lines = DownloadTable.render(downloads, now: now + 41, width: nil).split(separator: "\n").map(String.init)
+        #expect(lines[3].contains("  retrying now: connection refused  "), "\(lines)")
+    }
 }

@@ -6,6 +6,10 @@ import Glibc
 /// after it. What a lenient reader would show is kept, in document order:
 /// - a bare `&`, or a reference to an entity neither XML nor HTML defines (`&gtgt;`), stays
 ///   in the text as written (its `&` is escaped);
+/// - in text, the references libxml2 would read one at a time become their characters, from
+///   the first one to the next markup, in a CDATA section (libxml2 reads a reference about as
+///   slowly as a tag, and feeds that escape their show notes' HTML hold one every few words);
+///   references to a tab, line feed or carriage return stay, so lines count as written;
 /// - a character reference to a character XML forbids (`&#x1;`, `&#0;`, `&#xFFFE;`) is dropped;
 /// - an HTML entity in an attribute value becomes a character reference (libxml2 would keep
 ///   only its first byte there);
@@ -83,6 +87,9 @@ struct FeedMarkupRepair {
     private var copied = 0
     /// Whether anything but whitespace has been passed on.
     private var hasContent = false
+    /// Whether `output` ends inside a CDATA section the repair opened for text whose references
+    /// it writes as their characters (closed before any markup and at the end of a chunk).
+    private var isDecoding = false
     /// The line of the first fault, or nil for a well-formed document.
     private(set) var firstFaultLine: Int?
     /// How many bytes have been scanned, counting again those held over and scanned anew:
@@ -165,11 +172,23 @@ struct FeedMarkupRepair {
                 if !isContent, next > index {
                     skipText(buffer, from: index, to: next)
                 }
+                if isDecoding {
+                    appendDecoded(UnsafeRawBufferPointer(rebasing: buffer[index..<next]))
+                    copied = next
+                }
                 index = next
                 guard index < buffer.count else { break }
-                let step = buffer[index] == UInt8(ascii: "&") ? reference(buffer, at: index, isFinal: isFinal, inAttribute: false)
-                    : markup(buffer, at: index, isFinal: isFinal)
-                guard let step else { return index }
+                let step: Int?
+                if buffer[index] == UInt8(ascii: "&") {
+                    step = reference(buffer, at: index, isFinal: isFinal, inAttribute: false)
+                } else {
+                    endDecoding()
+                    step = markup(buffer, at: index, isFinal: isFinal)
+                }
+                guard let step else {
+                    endDecoding()
+                    return index
+                }
                 index = step
             case .cdata:
                 let (step, isHeld) = cdata(buffer, from: index, isFinal: isFinal)
@@ -192,6 +211,7 @@ struct FeedMarkupRepair {
                 return buffer.count
             }
         }
+        endDecoding()
         return buffer.count
     }
 
@@ -455,12 +475,27 @@ struct FeedMarkupRepair {
         switch MarkupReference.classify(buffer, at: start, isFinal: isFinal) {
         case .incomplete:
             return nil
-        case .valid(let end):
+        case .valid(let end, _) where inAttribute:
             return end
-        case .html(let end, let scalar):
-            if inAttribute {
-                replace(start..<end, with: Array("&#\(scalar);".utf8), in: buffer)
+        case .html(let end, let scalar) where inAttribute:
+            replace(start..<end, with: Array("&#\(scalar);".utf8), in: buffer)
+            return end
+        case .valid(let end, let scalar) where scalar < 0x20:
+            endDecoding()
+            return end
+        case .valid(let end, let scalar), .html(let end, let scalar):
+            if !isDecoding {
+                replace(start..<start, with: Array("<![CDATA[".utf8), in: buffer)
+                isDecoding = true
             }
+            var bytes: (UInt64, UInt64) = (0, 0)
+            let count = withUnsafeMutableBytes(of: &bytes) { room in
+                var count = 0
+                UTF8.encode(Unicode.Scalar(scalar)!) { room[count] = $0; count += 1 }
+                return count
+            }
+            withUnsafeBytes(of: bytes) { appendDecoded(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            copied = end
             return end
         case .forbiddenCharacter(let end):
             fault(at: start, in: buffer)
@@ -468,10 +503,41 @@ struct FeedMarkupRepair {
             return end
         case .bare:
             fault(at: start, in: buffer)
-            replace(start..<(start + 1), with: Array("&amp;".utf8), in: buffer)
+            if isDecoding {
+                output.append(UInt8(ascii: "&"))
+                copied = start + 1
+            } else {
+                replace(start..<(start + 1), with: Array("&amp;".utf8), in: buffer)
+            }
             return start + 1
         }
     }
+
+    /// Appends text to the CDATA section the repair opened: a `>` after `]]` would end it, so
+    /// the section ends between them and another begins.
+    private mutating func appendDecoded(_ text: UnsafeRawBufferPointer) {
+        var start = 0
+        while true {
+            let close = ByteSearch.firstIndex(of: UInt8(ascii: ">"), or: UInt8(ascii: ">"), in: text, from: start)
+            output.append(contentsOf: text[start..<close])
+            guard close < text.count else { return }
+            if output.count >= 2, output[output.count - 1] == UInt8(ascii: "]"), output[output.count - 2] == UInt8(ascii: "]") {
+                output.append(contentsOf: Self.cdataSplit)
+            }
+            output.append(UInt8(ascii: ">"))
+            start = close + 1
+        }
+    }
+
+    /// Closes the CDATA section the repair opened, if any.
+    private mutating func endDecoding() {
+        guard isDecoding else { return }
+        output.append(contentsOf: Self.cdataEnd)
+        isDecoding = false
+    }
+
+    private static let cdataEnd = Array("]]>".utf8)
+    private static let cdataSplit = Array("]]><![CDATA[".utf8)
 
     // MARK: - Open elements
 

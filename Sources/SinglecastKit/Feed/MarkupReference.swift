@@ -5,8 +5,9 @@ import CLibXML2
 enum MarkupReference {
     /// What a reference is, or where it ends.
     enum Kind: Equatable {
-        /// A character reference XML allows or one of XML's five entities, ending at `end`.
-        case valid(end: Int)
+        /// A character reference XML allows or one of XML's five entities, ending at `end`, and
+        /// the character it stands for.
+        case valid(end: Int, scalar: UInt32)
         /// An HTML entity, and the character it stands for.
         case html(end: Int, scalar: UInt32)
         /// A reference to a character XML forbids.
@@ -22,7 +23,7 @@ enum MarkupReference {
 
     /// What the `&` at `start` starts.
     static func classify(_ buffer: UnsafeRawBufferPointer, at start: Int, isFinal: Bool) -> Kind {
-        if let end = predefinedEntityEnd(buffer, at: start) { return .valid(end: end) }
+        if let (end, scalar) = predefinedEntity(buffer, at: start) { return .valid(end: end, scalar: scalar) }
         var index = start + 1
         let limit = min(buffer.count, start + 2 + maximumNameLength)
         guard index < buffer.count else { return isFinal ? .bare : .incomplete }
@@ -42,7 +43,7 @@ enum MarkupReference {
             }
             guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
             guard digits > 0, buffer[index] == UInt8(ascii: ";") else { return .bare }
-            return isXMLCharacter(value) ? .valid(end: index + 1) : .forbiddenCharacter(end: index + 1)
+            return isXMLCharacter(value) ? .valid(end: index + 1, scalar: value) : .forbiddenCharacter(end: index + 1)
         }
         while index < limit, isEntityNameCharacter(buffer[index]) { index += 1 }
         guard index < limit else { return isFinal || limit < buffer.count ? .bare : .incomplete }
@@ -62,23 +63,23 @@ enum MarkupReference {
         }
     }
 
-    /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, or nil: the
-    /// common case, told apart by comparing words.
-    private static func predefinedEntityEnd(_ buffer: UnsafeRawBufferPointer, at start: Int) -> Int? {
+    /// Where XML's `&lt;`, `&gt;`, `&amp;`, `&quot;` or `&apos;` at `start` ends, and its
+    /// character, or nil: the common case, told apart by comparing words.
+    private static func predefinedEntity(_ buffer: UnsafeRawBufferPointer, at start: Int) -> (end: Int, scalar: UInt32)? {
         guard start + 8 <= buffer.count else { return nil }
         let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        for (pattern, mask, length) in predefinedEntities where word & mask == pattern {
-            return start + length
+        for (pattern, mask, length, scalar) in predefinedEntities where word & mask == pattern {
+            return (start + length, scalar)
         }
         return nil
     }
 
-    /// XML's entity references as little-endian words, with the mask of their bytes.
-    private static let predefinedEntities: [(pattern: UInt64, mask: UInt64, length: Int)] =
-        ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"].map { reference in
+    /// XML's entity references as little-endian words, with the mask of their bytes, and their characters.
+    private static let predefinedEntities: [(pattern: UInt64, mask: UInt64, length: Int, scalar: UInt32)] =
+        [("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"), ("&quot;", "\""), ("&apos;", "'")].map { reference, character in
             let bytes = Array(reference.utf8)
             let pattern = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
-            return (pattern, (1 << (8 * UInt64(bytes.count))) - 1, bytes.count)
+            return (pattern, (1 << (8 * UInt64(bytes.count))) - 1, bytes.count, character.unicodeScalars.first!.value)
         }
 
     static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {

@@ -279,7 +279,7 @@ private func date(_ iso8601: String) -> Date {
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
         "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
         "cut-inside-tag-before-first-item.xml", "recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml",
-        "recover-invalid-utf16.xml",
+        "recover-invalid-utf16.xml", "escaped-notes.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -288,6 +288,18 @@ private func date(_ iso8601: String) -> Date {
         let whole = try parse(data, chunkSize: data.count, source: fixture)
         #expect(try parse(data, chunkSize: 1, source: fixture) == whole)
         #expect(try parse(data, chunkSize: 7, source: fixture) == whole)
+    }
+}
+
+@Suite struct EscapedTextTests {
+    /// The markup repair writes references in text as their characters in CDATA sections:
+    /// what the parser reads stays what the feed says, escaped or not.
+    @Test func escapedTextReadsAsItsCharacters() throws {
+        let feed = try parse("escaped-notes.xml")
+        #expect(feed.podcast.title == "Escaped & Plain")
+        let notes = "<p>Caf\u{E9} &amp; \u{1F3A7} ]]> a\nb\rc &lt;3</p>"
+        #expect(feed.episodes.map(\.description) == [notes, notes])
+        #expect(feed.warnings.isEmpty)
     }
 }
 

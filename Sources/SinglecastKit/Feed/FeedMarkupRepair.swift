@@ -488,13 +488,13 @@ struct FeedMarkupRepair {
                 replace(start..<start, with: Array("<![CDATA[".utf8), in: buffer)
                 isDecoding = true
             }
-            var bytes: (UInt64, UInt64) = (0, 0)
-            let count = withUnsafeMutableBytes(of: &bytes) { room in
-                var count = 0
-                UTF8.encode(Unicode.Scalar(scalar)!) { room[count] = $0; count += 1 }
-                return count
+            // A character XML allows: never a surrogate.
+            let character = Unicode.Scalar(scalar)!
+            if character == ">" {
+                appendGreaterThan()
+            } else {
+                output.append(contentsOf: character.utf8)
             }
-            withUnsafeBytes(of: bytes) { appendDecoded(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             copied = end
             return end
         case .forbiddenCharacter(let end):
@@ -513,20 +513,25 @@ struct FeedMarkupRepair {
         }
     }
 
-    /// Appends text to the CDATA section the repair opened: a `>` after `]]` would end it, so
-    /// the section ends between them and another begins.
+    /// Appends text to the CDATA section the repair opened.
     private mutating func appendDecoded(_ text: UnsafeRawBufferPointer) {
         var start = 0
         while true {
             let close = ByteSearch.firstIndex(of: UInt8(ascii: ">"), or: UInt8(ascii: ">"), in: text, from: start)
             output.append(contentsOf: text[start..<close])
             guard close < text.count else { return }
-            if output.count >= 2, output[output.count - 1] == UInt8(ascii: "]"), output[output.count - 2] == UInt8(ascii: "]") {
-                output.append(contentsOf: Self.cdataSplit)
-            }
-            output.append(UInt8(ascii: ">"))
+            appendGreaterThan()
             start = close + 1
         }
+    }
+
+    /// Appends a `>` to the CDATA section the repair opened: after `]]` it would end the
+    /// section, so the section ends between them and another begins.
+    private mutating func appendGreaterThan() {
+        if output.count >= 2, output[output.count - 1] == UInt8(ascii: "]"), output[output.count - 2] == UInt8(ascii: "]") {
+            output.append(contentsOf: Self.cdataSplit)
+        }
+        output.append(UInt8(ascii: ">"))
     }
 
     /// Closes the CDATA section the repair opened, if any.

@@ -485,7 +485,7 @@ struct FeedMarkupRepair {
             return end
         case .valid(let end, let scalar), .html(let end, let scalar):
             if !isDecoding {
-                replace(start..<start, with: Array("<![CDATA[".utf8), in: buffer)
+                replace(start..<start, with: Self.cdataStart, in: buffer)
                 isDecoding = true
             }
             // A character XML allows: never a surrogate.
@@ -541,6 +541,7 @@ struct FeedMarkupRepair {
         isDecoding = false
     }
 
+    private static let cdataStart = Array("<![CDATA[".utf8)
     private static let cdataEnd = Array("]]>".utf8)
     private static let cdataSplit = Array("]]><![CDATA[".utf8)
 

@@ -79,24 +79,27 @@ enum EpisodeColumns {
     /// The columns every saved episode row gets, in binding order.
     private static let rowColumns = ["identity", "position"] + fields.map(\.name) + ["fingerprint", "isNew"]
 
-    /// Inserts `rows` episodes into a podcast, or updates the episode of the same identity
-    /// (its new mark stays as it is).
-    static func upsertSQL(rows: Int) -> String {
+    /// Inserts `rows` episodes into a podcast. One of the same identity already there is
+    /// updated when `upserting` (its new mark stays as it is), else left as it is.
+    static func directSQL(rows: Int, upserting: Bool) -> String {
         let columns = ["podcastId"] + rowColumns
         let row = "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         return """
-            INSERT INTO episode (\(columns.joined(separator: ", ")))
+            INSERT \(upserting ? "" : "OR IGNORE ")INTO episode (\(columns.joined(separator: ", ")))
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-            ON CONFLICT(podcastId, identity) DO UPDATE SET \(updateAssignments)
+            \(upserting ? "ON CONFLICT(podcastId, identity) DO UPDATE SET \(updateAssignments)" : "")
             """
     }
 
-    /// How many episodes one upsert writes. The `episode` table's triggers make SQLite keep a
-    /// statement journal of the pages each upsert changes; one statement for many rows
-    /// journals each page once rather than once a row.
-    private static let rowsPerUpsert = 64
-    /// The upsert of a whole statement's rows, made once: only a batch's last statement has fewer.
-    private static let fullUpsertSQL = upsertSQL(rows: rowsPerUpsert)
+    /// How many episodes one statement writes directly. An upsert makes SQLite keep a
+    /// statement journal of the pages it changes; one statement for many rows journals each
+    /// page once rather than once a row.
+    private static let rowsPerStatement = 64
+    /// The statements of a whole statement's rows, made once: only a batch's last statement
+    /// has fewer.
+    private static let fullDirectSQL = (
+        inserting: directSQL(rows: rowsPerStatement, upserting: false),
+        upserting: directSQL(rows: rowsPerStatement, upserting: true))
 
     private static let updateAssignments = (["fingerprint", "position"] + fields.map(\.name))
         .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -179,9 +182,25 @@ enum EpisodeColumns {
 
         /// Saves the next episodes of the feed, with their keys, in a transaction of their own.
         mutating func add(_ episodes: [Episode], keys: [Key], db: Database) throws {
-            // Only the temporary table is written when staging: the library's own lock is never taken.
-            try db.inTransaction(writesDirectly ? .immediate : .deferred) {
-                try write(episodes, keys: keys, db: db)
+            guard writesDirectly else {
+                // Only the temporary table is written when staging: the library's own lock is never taken.
+                try db.inTransaction(.deferred) {
+                    try write(episodes, keys: keys, db: db)
+                    return .commit
+                }
+                return
+            }
+            // SQLite keeps a statement journal of every page a many-row insert changes while it
+            // checks a foreign key, and writes most of it to a temporary file (figures in
+            // `Benchmarks/README.md`). The batch's only foreign key is the podcast's row: it is
+            // checked once, in the batch's transaction, with SQLite's checks off meanwhile.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            try db.inTransaction(.immediate) {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM podcast WHERE id = ?", arguments: [podcastID]) != nil else {
+                    throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "FOREIGN KEY constraint failed")
+                }
+                try writeDirectly(episodes, keys: keys, db: db, insertsFirst: true)
                 return .commit
             }
         }
@@ -190,7 +209,7 @@ enum EpisodeColumns {
         /// (the last ones are written in the commit's, so a feed costs one transaction less).
         mutating func write(_ episodes: [Episode], keys: [Key], db: Database) throws {
             if writesDirectly {
-                try writeDirectly(episodes, keys: keys, db: db)
+                try writeDirectly(episodes, keys: keys, db: db, insertsFirst: false)
                 return
             }
             if !hasStagingTable {
@@ -206,23 +225,44 @@ enum EpisodeColumns {
             }
         }
 
-        /// Upserts episodes into a podcast that had none, ``rowsPerUpsert`` a statement.
-        private mutating func writeDirectly(_ episodes: [Episode], keys: [Key], db: Database) throws {
+        /// Writes episodes into a podcast that had none, ``rowsPerStatement`` a statement.
+        /// With `insertsFirst`, a statement's rows are inserted, which needs no statement
+        /// journal while foreign keys are not checked, and upserted only when one of them was
+        /// there already (another process saving the same feed); else they are upserted.
+        private mutating func writeDirectly(_ episodes: [Episode], keys: [Key], db: Database, insertsFirst: Bool) throws {
             try episodes.withUnsafeBufferPointer { episodes in
                 var start = 0
                 while start < episodes.count {
-                    let rows = min(rowsPerUpsert, episodes.count - start)
-                    let sql = rows == rowsPerUpsert ? fullUpsertSQL : upsertSQL(rows: rows)
-                    var binder = StatementBinder(statement: try db.cachedStatement(sql: sql))
-                    for index in start..<(start + rows) {
-                        binder.bind(podcastID.databaseValue)
-                        // The library held none of the podcast's episodes: every one is bound.
-                        _ = bind(episodes.baseAddress! + index, key: keys[index], to: &binder)
+                    let rows = start..<min(start + rowsPerStatement, episodes.count)
+                    let counts = (episodeCount, addedCount)
+                    if insertsFirst {
+                        try writeDirectly(episodes, keys: keys, rows: rows, upserting: false, db: db)
+                        if db.changesCount == rows.count {
+                            start = rows.upperBound
+                            continue
+                        }
+                        (episodeCount, addedCount) = counts
                     }
-                    try binder.execute()
-                    start += rows
+                    try writeDirectly(episodes, keys: keys, rows: rows, upserting: true, db: db)
+                    start = rows.upperBound
                 }
             }
+        }
+
+        /// Writes one statement's rows.
+        private mutating func writeDirectly(
+            _ episodes: UnsafeBufferPointer<Episode>, keys: [Key], rows: Range<Int>, upserting: Bool, db: Database
+        ) throws {
+            let sql = rows.count == rowsPerStatement
+                ? (upserting ? fullDirectSQL.upserting : fullDirectSQL.inserting)
+                : directSQL(rows: rows.count, upserting: upserting)
+            var binder = StatementBinder(statement: try db.cachedStatement(sql: sql))
+            for index in rows {
+                binder.bind(podcastID.databaseValue)
+                // The library held none of the podcast's episodes: every one is bound.
+                _ = bind(episodes.baseAddress! + index, key: keys[index], to: &binder)
+            }
+            try binder.execute()
         }
 
         /// Binds an episode's row (for the upsert when writing directly, else for the staging

@@ -99,6 +99,43 @@ import Testing
         #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 0)
     }
 
+    /// A new podcast's episodes are inserted batch by batch; one that another process saved
+    /// meanwhile is updated with what this save has, in its place in the feed, not doubled.
+    @Test func aNewPodcastsEpisodeSavedMeanwhileElsewhereIsUpdatedNotDoubled() async throws {
+        let library = try Library.inMemory()
+        let save = await library.beginSave(feedKey: "k")
+        try await save.flush()
+        try await library.writer.write { db in
+            let podcastID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = 'k'"))
+            try db.execute(
+                sql: "INSERT INTO episode (podcastId, identity, position, title) VALUES (?, 'g1', 7, 'Written elsewhere')",
+                arguments: [podcastID])
+        }
+        let titles = ["One", "Two", "Three"]
+        try await save.add(feed(titles).episodes)
+        let saved = try await save.commit(Feed(podcast: Podcast(title: "Show"), episodes: []))
+        let entries = try await library.episodes(podcastID: saved.podcast.id)
+        #expect(entries.map(\.episode.title) == titles)
+        #expect(entries.map(\.number) == [1, 2, 3])
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 3)
+    }
+
+    /// The batches of a new podcast are written without SQLite's foreign key checks; the
+    /// podcast's row is checked instead, so a podcast removed meanwhile gets no episodes.
+    @Test func aNewPodcastRemovedWhileItIsSavedGetsNoEpisodes() async throws {
+        let library = try Library.inMemory()
+        let save = await library.beginSave(feedKey: "k")
+        try await save.flush()
+        try await library.writer.write { db in try db.execute(sql: "DELETE FROM podcast WHERE feedKey = 'k'") }
+        await #expect(throws: DatabaseError.self) {
+            try await save.add(feed(["One", "Two"]).episodes)
+            try await save.flush()
+        }
+        await save.discard()
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 0)
+        #expect(try await library.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+    }
+
     @Test func anUnchangedFeedCostsNoEpisodeWrite() async throws {
         let library = try Library.inMemory()
         let titles = (1...1500).map { "Episode \($0)" }

@@ -43,6 +43,21 @@ import TestSupport
         #expect(notes.text == "First paragraph still first.\n\nSecond one.")
     }
 
+    /// Text is looked at eight bytes at a time where it is plain: every kind of white space,
+    /// at every place within eight bytes, collapses as it does a byte at a time.
+    @Test func whiteSpaceCollapsesWhereverItFallsInALongText() {
+        let blanks = [" ", "  ", "\t", "\n", "\r\n", "\u{A0}", " \u{A0} ", "   \t"]
+        for blank in blanks {
+            for offset in 0..<17 {
+                let before = String(repeating: "a", count: offset)
+                let text = "\(before)\(blank)Caf\u{E9}\(blank)\u{A9}x\(blank)\(before)\(blank)"
+                let expected = "\(before) Caf\u{E9} \u{A9}x \(before)".trimmingCharacters(in: .whitespaces)
+                #expect(ShowNotes("<p>\(text)</p>").text == expected, "\(blank.unicodeScalars.map(\.value)) at \(offset)")
+                #expect(ShowNotes("<p> \(text)<b>\(blank)bold</b></p>").text == expected + " bold", "after a space")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("<p>Tom &amp; Jerry &eacute;t&eacute; &#x263A; &nbsp;x</p>", ["Tom & Jerry été ☺ x"]),
         ("Unclosed <b>bold <i>and italic", ["Unclosed bold and italic"]),

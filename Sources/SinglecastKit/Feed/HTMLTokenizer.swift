@@ -46,7 +46,12 @@ struct HTMLTokenizer<Receiver: HTMLTokenReceiver> {
     private mutating func run() {
         var index = 0
         var textStart = 0
-        while index < html.count {
+        while true {
+            // Only `<`, `&` and control characters are looked at; the text between goes as it is.
+            index = ByteSearch.firstIndex(
+                of: UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "&"), orBelow: 0x20, in: UnsafeRawBufferPointer(html),
+                from: index)
+            guard index < html.count else { break }
             let byte = html[index]
             if byte == UInt8(ascii: "<") {
                 emitText(textStart..<index)

@@ -21,9 +21,10 @@ enum PodcastJSONWriter {
             await withCheckedContinuation { done in
                 output.async {
                     state.withLock { state in
-                        for entry in entries {
+                        // By index: a `for in` loop would copy each entry, retaining every string it holds.
+                        for index in entries.indices {
                             state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
-                            episode(entry, extras: entry.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
+                            episode(entries[index], extras: entries[index].download.flatMap { extras[$0.id] } ?? [], to: &state.out)
                             state.count += 1
                         }
                     }
@@ -49,22 +50,21 @@ enum PodcastJSONWriter {
         out.raw(",\n  \"episodes\": [")
     }
 
-    private static func episode(_ entry: EpisodeEntry, extras: [ExtraFile], to out: inout JSONOutput) {
-        let episode = entry.episode
+    private static func episode(_ entry: borrowing EpisodeEntry, extras: [ExtraFile], to out: inout JSONOutput) {
         out.raw("{\"number\": ")
         out.integer(Int64(entry.number))
         out.raw(", \"title\": ")
-        out.string(episode.title)
+        out.string(entry.episode.title)
         out.raw(", \"guid\": ")
-        out.string(episode.guid)
+        out.string(entry.episode.guid)
         out.raw(", \"published\": ")
-        out.date(episode.published)
+        out.date(entry.episode.published)
         out.raw(", \"duration\": ")
-        out.integer(episode.duration.map(Int64.init))
+        out.integer(entry.episode.duration.map(Int64.init))
         out.raw(", \"description\": ")
-        out.string(episode.description)
+        out.string(entry.episode.description)
         out.raw(", \"enclosure\": ")
-        if let enclosure = episode.enclosure {
+        if let enclosure = entry.episode.enclosure {
             out.raw("{\"url\": ")
             out.string(enclosure.url.redactingURLPasswords)
             out.raw(", \"length\": ")
@@ -92,7 +92,7 @@ enum PodcastJSONWriter {
         out.raw(", \"playedAt\": ")
         out.date(entry.playback.playedAt)
         out.raw(", \"transcripts\": [")
-        for (index, transcript) in episode.transcripts.enumerated() {
+        for (index, transcript) in entry.episode.transcripts.enumerated() {
             out.raw(index == 0 ? "{\"url\": " : ", {\"url\": ")
             out.string(transcript.url.redactingURLPasswords)
             out.raw(", \"type\": ")
@@ -104,7 +104,7 @@ enum PodcastJSONWriter {
             out.raw("}")
         }
         out.raw("], \"chapters\": ")
-        out.string(episode.chaptersURL?.redactingURLPasswords)
+        out.string(entry.episode.chaptersURL?.redactingURLPasswords)
         out.raw(", \"extras\": [")
         for (index, extra) in extras.enumerated() {
             out.raw(index == 0 ? "{\"kind\": " : ", {\"kind\": ")

@@ -20,7 +20,8 @@ public actor FeedSave {
     /// What the first job on the writer did.
     private let begun = Mutex(Begun())
     private let state: Mutex<EpisodeColumns.Saver>
-    private var keyMaker = EpisodeColumns.KeyMaker()
+    /// Works out the episodes' keys, batch after batch in feed order (see ``add(_:)``).
+    private let keyMaker = Mutex(EpisodeColumns.KeyMaker())
     /// The jobs handed to the writer and not yet done, oldest first: the podcast's row and
     /// what the library holds of its episodes, then the batches, each waiting for the one
     /// before, so batches are stored in feed order while the parser goes on.
@@ -91,12 +92,14 @@ public actor FeedSave {
             try await pending.removeFirst().value
         }
         guard !episodes.isEmpty else { return }
-        let keys = keyMaker.keys(of: episodes)
         let writer = self.writer
         let previous = pending.last
         pending.append(
             Task {
                 try await previous?.value
+                // Worked out here rather than before the parser goes on: the parser's task is
+                // what a large feed's save waits for, and the keys come in feed order all the same.
+                let keys = self.keyMaker.withLock { $0.keys(of: episodes) }
                 try await writer.writeWithoutTransaction { db in
                     try self.state.withLock { saver in try saver.add(episodes, keys: keys, db: db) }
                 }
@@ -117,7 +120,7 @@ public actor FeedSave {
     public func commit(_ feed: Feed) async throws -> SavedFeed {
         try await flush()
         let lastEpisodes = feed.episodes
-        let lastKeys = keyMaker.keys(of: lastEpisodes)
+        let lastKeys = keyMaker.withLock { $0.keys(of: lastEpisodes) }
         let podcastID = begun.withLock { $0.podcast!.id }
         let feedKey = self.feedKey
         let options = self.options

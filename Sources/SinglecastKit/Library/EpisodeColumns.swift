@@ -195,14 +195,17 @@ enum EpisodeColumns {
             // `Benchmarks/README.md`). The batch's only foreign key is the podcast's row: it is
             // checked once, in the batch's transaction, with SQLite's checks off meanwhile.
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-            try db.inTransaction(.immediate) {
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM podcast WHERE id = ?", arguments: [podcastID]) != nil else {
-                    throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "FOREIGN KEY constraint failed")
+            let written = Result {
+                try db.inTransaction(.immediate) {
+                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM podcast WHERE id = ?", arguments: [podcastID]) != nil else {
+                        throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY, message: "FOREIGN KEY constraint failed")
+                    }
+                    try writeDirectly(episodes, keys: keys, db: db, insertsFirst: true)
+                    return .commit
                 }
-                try writeDirectly(episodes, keys: keys, db: db, insertsFirst: true)
-                return .commit
             }
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            try written.get()
         }
 
         /// Saves the next episodes of the feed, with their keys, in the transaction under way
@@ -265,8 +268,8 @@ enum EpisodeColumns {
             try binder.execute()
         }
 
-        /// Binds an episode's row (for the upsert when writing directly, else for the staging
-        /// insert), or nothing when the library has it unchanged in the same place; returns
+        /// Binds an episode's row (for the insert or upsert when writing directly, else for the
+        /// staging insert), or nothing when the library has it unchanged in the same place; returns
         /// whether it bound the row.
         private mutating func bind(_ episode: UnsafePointer<Episode>, key: Key, to binder: inout StatementBinder) -> Bool {
             episodeCount += 1

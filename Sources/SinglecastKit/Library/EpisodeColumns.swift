@@ -157,6 +157,9 @@ enum EpisodeColumns {
         private let marksAddedNew: Bool
         /// Whether the podcast has no episodes yet (see ``readStored(podcastID:db:)``).
         private var writesDirectly = false
+        /// Whether the save holds one transaction, on a connection that checks no foreign key,
+        /// from its start to its commit (``Library/SaveOptions/inOneTransaction``).
+        var holdsTransaction = false
         private var stored: [IdentityBytes: Stored] = [:]
         private var hasStagingTable = false
         /// How many episodes the feed lists so far.
@@ -180,8 +183,12 @@ enum EpisodeColumns {
             writesDirectly = stored.isEmpty
         }
 
-        /// Saves the next episodes of the feed, with their keys, in a transaction of their own.
+        /// Saves the next episodes of the feed, with their keys, in a transaction of their own
+        /// (in the save's one transaction when it holds one).
         mutating func add(_ episodes: [Episode], keys: [Key], db: Database) throws {
+            if holdsTransaction {
+                return try write(episodes, keys: keys, db: db)
+            }
             guard writesDirectly else {
                 // Only the temporary table is written when staging: the library's own lock is never taken.
                 try db.inTransaction(.deferred) {
@@ -212,7 +219,9 @@ enum EpisodeColumns {
         /// (the last ones are written in the commit's, so a feed costs one transaction less).
         mutating func write(_ episodes: [Episode], keys: [Key], db: Database) throws {
             if writesDirectly {
-                try writeDirectly(episodes, keys: keys, db: db, insertsFirst: false)
+                // The save's own connection checks no foreign key, and its transaction began
+                // with the podcast's row: its rows are inserted first.
+                try writeDirectly(episodes, keys: keys, db: db, insertsFirst: holdsTransaction)
                 return
             }
             if !hasStagingTable {

@@ -8,12 +8,19 @@ import Synchronization
 /// at ``discard()``.
 ///
 /// No transaction stays open while the feed is fetched or parsed, so a slow server never
-/// holds the library's write lock. A podcast that has episodes already gets its changed and
-/// new episodes staged in a temporary table (an unchanged episode in the same position costs
-/// no write at all) and merged at the commit; a podcast with none yet gets its episodes
-/// written as they come, and removed again if the save is discarded.
+/// holds the library's write lock: each batch is stored in a transaction of its own. A feed
+/// read from a local file, which no server can stall, is stored in one transaction instead
+/// (``Library/SaveOptions/inOneTransaction``), on a connection of the save's own. A podcast
+/// that has episodes already gets its changed and new episodes staged in a temporary table
+/// (an unchanged episode in the same position costs no write at all) and merged at the
+/// commit; a podcast with none yet gets its episodes written as they come, and removed again
+/// (or rolled back with the one transaction) if the save is discarded.
 public actor FeedSave {
+    /// The library's writer, which the saves under way share.
     private let writer: any DatabaseWriter
+    /// The save's own connection, holding its one transaction, once it is open (see
+    /// ``Library/SaveOptions/inOneTransaction``).
+    private let ownConnection = Mutex<DatabaseQueue?>(nil)
     private let deferral: CheckpointDeferral
     private let feedKey: String
     private let options: Library.SaveOptions
@@ -46,17 +53,45 @@ public actor FeedSave {
         // The podcast's row, and what the library holds of its episodes (tens of thousands of
         // rows for a large feed), are read while the caller begins to parse: the first batch
         // waits for them.
+        guard options.inOneTransaction else {
+            pending = [Task { [writer] in try await writer.writeWithoutTransaction(self.begin) }]
+            return
+        }
         pending = [
-            Task { [writer] in
-                try await writer.writeWithoutTransaction { db in
-                    self.begun.withLock { $0.holdsCheckpoints = true }
-                    try deferral.begin(db)
-                    let podcast = try Self.podcastRow(feedKey: feedKey, options: options, db: db)
-                    self.begun.withLock { $0.podcast = podcast }
-                    try self.state.withLock { try $0.readStored(podcastID: podcast.id, db: db) }
+            Task {
+                // A library in memory has no file to open another connection to.
+                guard let connection = try await OffPool.run({ try library.openSaveConnection() }) else {
+                    try await writer.writeWithoutTransaction(self.begin)
+                    return
+                }
+                self.ownConnection.withLock { $0 = connection }
+                try await connection.writeWithoutTransaction { db in
+                    try db.beginTransaction(.immediate)
+                    self.state.withLock { $0.holdsTransaction = true }
+                    try self.readPodcast(db)
                 }
             }
         ]
+    }
+
+    /// The first job on the library's writer: no checkpoint until the save ends, the podcast's
+    /// row, and what the library holds of its episodes.
+    private nonisolated func begin(_ db: Database) throws {
+        begun.withLock { $0.holdsCheckpoints = true }
+        try deferral.begin(db)
+        try readPodcast(db)
+    }
+
+    /// Finds or creates the podcast's row, and reads what the library holds of its episodes.
+    private nonisolated func readPodcast(_ db: Database) throws {
+        let podcast = try Self.podcastRow(feedKey: feedKey, options: options, db: db)
+        begun.withLock { $0.podcast = podcast }
+        try state.withLock { try $0.readStored(podcastID: podcast.id, db: db) }
+    }
+
+    /// Where the save's jobs run: its own connection, or the library's writer.
+    private nonisolated var connection: any DatabaseWriter {
+        ownConnection.withLock { $0 } ?? writer
     }
 
     /// What the first job of a save on the writer did.
@@ -92,7 +127,6 @@ public actor FeedSave {
             try await pending.removeFirst().value
         }
         guard !episodes.isEmpty else { return }
-        let writer = self.writer
         let previous = pending.last
         pending.append(
             Task {
@@ -100,7 +134,7 @@ public actor FeedSave {
                 // Worked out here rather than before the parser goes on: the parser's task is
                 // what a large feed's save waits for, and the keys come in feed order all the same.
                 let keys = self.keyMaker.withLock { $0.keys(of: episodes) }
-                try await writer.writeWithoutTransaction { db in
+                try await self.connection.writeWithoutTransaction { db in
                     try self.state.withLock { saver in try saver.add(episodes, keys: keys, db: db) }
                 }
             })
@@ -126,14 +160,14 @@ public actor FeedSave {
         let options = self.options
         let validators = self.validators
         let deferral = self.deferral
-        let (podcast, markedNew) = try await writer.writeWithoutTransaction { db in
-            var podcast: StoredPodcast?
-            var markedNew = 0
-            try db.inTransaction {
+        let holdsTransaction = state.withLock { $0.holdsTransaction }
+        let (podcast, markedNew) = try await connection.writeWithoutTransaction { db in
+            func finish() throws -> (StoredPodcast, Int) {
                 let added = try self.state.withLock { saver in
                     try saver.write(lastEpisodes, keys: lastKeys, db: db)
                     return try saver.merge(db: db)
                 }
+                var markedNew = 0
                 if options.newEpisodes == .mostRecent && added > 0 {
                     markedNew = try Library.markMostRecentNew(podcastID: podcastID, db: db)
                 }
@@ -148,12 +182,28 @@ public actor FeedSave {
                     try Library.setCurrentPodcast(podcastID, db: db)
                 }
                 try PodcastCounts.recount(podcastID: podcastID, db: db)
-                podcast = try Library.podcast(db, id: podcastID)
+                return (try Library.podcast(db, id: podcastID)!, markedNew)
+            }
+            guard !holdsTransaction else {
+                // The transaction the save began with: ended here whatever happens.
+                do {
+                    let finished = try finish()
+                    try db.commit()
+                    return finished
+                } catch {
+                    try? db.rollback()
+                    throw error
+                }
+            }
+            var finished: (StoredPodcast, Int)?
+            try db.inTransaction {
+                finished = try finish()
                 return .commit
             }
             deferral.end(db)
-            return (podcast!, markedNew)
+            return finished!
         }
+        await closeOwnConnection()
         isOver = true
         let (added, count) = self.state.withLock { ($0.addedCount, $0.episodeCount) }
         // Every episode an update adds is marked new as it is written; a first fetch marks one at the end.
@@ -168,6 +218,14 @@ public actor FeedSave {
         pending = []
         guard !isOver else { return }
         isOver = true
+        if let connection = ownConnection.withLock({ $0 }) {
+            // Rolling the one transaction back undoes all the save wrote, the podcast's row too.
+            _ = try? await connection.writeWithoutTransaction { db in
+                if db.isInsideTransaction { try db.rollback() }
+            }
+            await closeOwnConnection()
+            return
+        }
         let begun = self.begun.withLock { $0 }
         guard begun.holdsCheckpoints else { return }
         let deferral = self.deferral
@@ -182,6 +240,16 @@ public actor FeedSave {
                 return .commit
             }
         }
+    }
+
+    /// Closes the save's own connection, once its transaction has ended.
+    private func closeOwnConnection() async {
+        let connection = ownConnection.withLock { connection in
+            defer { connection = nil }
+            return connection
+        }
+        guard let connection else { return }
+        _ = try? await OffPool.run { try connection.close() }
     }
 }
 

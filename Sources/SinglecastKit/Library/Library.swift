@@ -46,6 +46,9 @@ public struct Library: Sendable {
     ///   that left the log past 1000 pages would copy all that the saves before it wrote into
     ///   the database file, and wait for the disk, on the writer's thread while the other
     ///   feeds wait for it; a large feed's pages would be copied again and again.
+    /// - **A local file's feed in one transaction** (``SaveOptions/inOneTransaction``), on a
+    ///   connection of the save's own that does not checkpoint on commit: no server can stall
+    ///   it while it holds the lock, and the log holds each of its pages once.
     /// - **A log copier during an update** (``savingFeeds(_:)``): at ``logCopyInterval``, a
     ///   connection of its own runs a passive checkpoint, which neither waits for the writer nor makes it
     ///   wait, and then `fdatasync`s the database file, so the kernel writes the copied pages
@@ -108,13 +111,7 @@ public struct Library: Sendable {
         let path = Self.databasePath(in: directory)
         do {
             let tightened = try LibraryPrivacy.secure(directory: directory, databasePath: path)
-            var configuration = GRDB.Configuration()
-            configuration.busyMode = .timeout(15)
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try db.execute(sql: "PRAGMA page_size = 16384")
-                try db.execute(sql: "PRAGMA cache_size = -8192")
-            }
+            let configuration = Self.configuration
             let writer: any DatabaseWriter = switch access {
             case .concurrent: try DatabasePool(path: path, configuration: configuration)
             case .serial: try DatabaseQueue(path: path, configuration: configuration)
@@ -194,6 +191,12 @@ public struct Library: Sendable {
         /// How the update of a subscription that this save is went, recorded with the feed
         /// (see ``recordUpdate(podcastID:_:validators:)``).
         public var update: UpdateResult?
+        /// Store the whole feed in one transaction, holding the library's write lock from the
+        /// start of the save to its commit, rather than a transaction per batch: for a feed
+        /// read from a local file, which no slow server can stall. The log then holds each
+        /// page the feed fills once, where a transaction per batch writes the episode index
+        /// into it again with every batch (figures in `Benchmarks/README.md`).
+        public var inOneTransaction = false
 
         public init() {}
     }
@@ -256,6 +259,32 @@ public struct Library: Sendable {
         _ = try? await writer.writeWithoutTransaction { db in deferral.end(db) }
         await checkpoint()
         return result
+    }
+
+    /// How every connection to a library's database file is set up (see ``open(directory:)``).
+    private static var configuration: GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(15)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA page_size = 16384")
+            try db.execute(sql: "PRAGMA cache_size = -8192")
+        }
+        return configuration
+    }
+
+    /// A connection of its own for a save that holds one transaction from its first batch to
+    /// its commit (see ``SaveOptions/inOneTransaction``): it does not check foreign keys (the
+    /// save finds or creates the podcast's row in that transaction, under its lock) nor
+    /// checkpoint on commit, and may leave its transaction open between jobs. Nil for a library in memory. It blocks while
+    /// the database opens.
+    func openSaveConnection() throws -> DatabaseQueue? {
+        guard let directory else { return nil }
+        var configuration = Self.configuration
+        configuration.foreignKeysEnabled = false
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        return try DatabaseQueue(path: Self.databasePath(in: directory), configuration: configuration)
     }
 
     /// Until cancelled, copies the write-ahead log into the database file every `interval`

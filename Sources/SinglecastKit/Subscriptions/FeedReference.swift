@@ -84,6 +84,8 @@ public struct FeedResolver: Sendable {
         case .url(let url):
             return try await fetch(url, options: options)
         case .file(let file):
+            var options = options
+            options.inOneTransaction = true
             return try await library.saveFeed(feedKey: file.standardizedFileURL.absoluteString, options: options) { save in
                 try await FeedLoader.load(file: file, episodes: { try await save.add($0) })
             }

@@ -112,7 +112,9 @@ public struct FeedUpdater: Sendable {
             return options
         }
         guard let url = URL(string: podcast.feedKey), !url.isFileURL else {
-            let saved = try await library.saveFeed(feedKey: podcast.feedKey, options: options(.ok)) { save in
+            var fileOptions = options(.ok)
+            fileOptions.inOneTransaction = true
+            let saved = try await library.saveFeed(feedKey: podcast.feedKey, options: fileOptions) { save in
                 try await FeedLoader.load(file: URL(string: podcast.feedKey)!, episodes: { try await save.add($0) })
             }
             return (.ok, nil, saved)

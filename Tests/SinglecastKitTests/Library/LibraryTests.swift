@@ -222,6 +222,105 @@ import Testing
         #expect(counts == 600)
     }
 
+    // MARK: - A save in one transaction
+
+    private func inOneTransaction() -> Library.SaveOptions {
+        var options = Library.SaveOptions()
+        options.inOneTransaction = true
+        return options
+    }
+
+    /// Whether another connection could take the library's write lock now.
+    private func writeLockIsFree(in folder: URL) throws -> Bool {
+        let other = try DatabaseQueue(path: folder.appendingPathComponent("library.sqlite").path)
+        defer { try? other.close() }
+        do {
+            try other.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            }
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            return false
+        }
+    }
+
+    /// A save in one transaction holds the write lock from its start to its commit: the
+    /// library shows none of its episodes, nor its new podcast, until they are all there.
+    @Test func aSaveInOneTransactionIsSeenWholeOnceCommitted() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        let titles = (1...1200).map { "Episode \($0)" }
+        let episodes = feed(titles).episodes
+        let save = await library.beginSave(feedKey: "k", options: inOneTransaction())
+        try await save.add(Array(episodes[..<600]))
+        try await save.flush()
+        #expect(try await library.podcast(feedKey: "k") == nil)
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 0)
+        #expect(try !writeLockIsFree(in: folder))
+        try await save.add(Array(episodes[600..<1000]))
+        let saved = try await save.commit(Feed(podcast: Podcast(title: "Show"), episodes: Array(episodes[1000...])))
+        #expect(try writeLockIsFree(in: folder))
+        #expect(saved.episodeCount == 1200)
+        #expect(saved.addedCount == 1200)
+        let entries = try await library.episodes(podcastID: saved.podcast.id)
+        #expect(entries.map(\.episode.title) == titles)
+        #expect(entries.map(\.number) == Array(1...1200))
+        #expect(try await library.writer.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } == true)
+    }
+
+    /// Discarding a save in one transaction rolls it back whole, the new podcast's row too,
+    /// and lets go of the write lock.
+    @Test func aSaveInOneTransactionDiscardedLeavesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        let save = await library.beginSave(feedKey: "k", options: inOneTransaction())
+        try await save.add(feed(["One", "Two"]).episodes)
+        try await save.flush()
+        await save.discard()
+        #expect(try writeLockIsFree(in: folder))
+        #expect(try await library.podcast(feedKey: "k") == nil)
+        #expect(try await library.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode") } == 0)
+        let saved = try await library.saveFeed(feed(["Three"]), feedKey: "k")
+        #expect(try await library.episodes(podcastID: saved.podcast.id).map(\.episode.title) == ["Three"])
+    }
+
+    /// A podcast that has episodes is saved in one transaction as in a transaction per batch:
+    /// the same episodes, numbers and rows; and a library in memory, which has no file for a
+    /// connection of the save's own, saves a batch at a time.
+    @Test func aSaveInOneTransactionStoresWhatATransactionPerBatchDoes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let older = feed((1...700).map { "Episode \($0)" })
+        var newer = older
+        newer.episodes.insert(Episode(title: "Zero", guid: "zero"), at: 0)
+        newer.episodes.removeLast(3)
+        newer.episodes[10].title = "Renamed"
+        func save(_ feed: Feed, in library: Library, options: Library.SaveOptions) async throws -> SavedFeed {
+            let save = await library.beginSave(feedKey: "k", options: options)
+            try await save.add(Array(feed.episodes[..<300]))
+            return try await save.commit(Feed(podcast: feed.podcast, episodes: Array(feed.episodes[300...])))
+        }
+        func rows(_ library: Library) async throws -> [String] {
+            try await library.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT title || ':' || IFNULL(position, '-') FROM episode ORDER BY title")
+            }
+        }
+        let batched = try Library.inMemory()
+        _ = try await save(older, in: batched, options: Library.SaveOptions())
+        let expected = try await save(newer, in: batched, options: Library.SaveOptions())
+        let expectedRows = try await rows(batched)
+        #expect(expectedRows.contains("Renamed:11") && expectedRows.contains("Episode 700:-"))
+        for library in [try await Library.open(directory: folder), try Library.inMemory()] {
+            _ = try await save(older, in: library, options: inOneTransaction())
+            let saved = try await save(newer, in: library, options: inOneTransaction())
+            #expect((saved.episodeCount, saved.addedCount) == (expected.episodeCount, expected.addedCount))
+            #expect(try await rows(library) == expectedRows)
+        }
+    }
+
     @Test func aNewLibraryHasPagesOf16KiBAndAnOldOneKeepsItsOwn() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

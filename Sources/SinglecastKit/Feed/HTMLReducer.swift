@@ -185,6 +185,12 @@ struct HTMLReducer: HTMLTokenReceiver {
     /// Reduces `html` in place of what was read before, with the entity names met before in
     /// `entities`. One reducer reads the notes of a whole listing, its buffers kept.
     mutating func read(_ html: String, entities: HTMLEntities) {
+        var html = html
+        html.withUTF8 { read(utf8: $0, entities: entities) }
+    }
+
+    /// Reads HTML given as its UTF-8 bytes.
+    mutating func read(utf8 html: UnsafeBufferPointer<UInt8>, entities: HTMLEntities) {
         body.removeAll(keepingCapacity: true)
         links = []  // handed over with the text, so not this reducer's alone to empty in place
         line.removeAll(keepingCapacity: true)
@@ -193,8 +199,7 @@ struct HTMLReducer: HTMLTokenReceiver {
         openElements.removeAll(keepingCapacity: true)
         skippedDepth = 0
         hasBody = false
-        var html = html
-        html.withUTF8 { HTMLTokenizer.read($0, into: &self, entities: entities) }
+        HTMLTokenizer.read(html, into: &self, entities: entities)
         close(downTo: 0)
         endParagraph()
     }

@@ -51,12 +51,33 @@ public struct ShowNotes: Equatable, Sendable {
     /// with the entity names met in them.
     init(_ notes: String, entities: HTMLEntities, reducer: inout HTMLReducer) {
         guard notes.utf8.contains(UInt8(ascii: "<")) else {
-            text = Self.plainParagraphs(notes).joined(separator: "\n\n")
-            bodyLength = text.utf8.count
-            links = []
+            self.init(plain: notes)
             return
         }
         reducer.read(notes, entities: entities)
+        self.init(reducedBy: &reducer)
+    }
+
+    /// Reads show notes given as their UTF-8 bytes, as ``init(_:entities:reducer:)`` reads a
+    /// string.
+    init(utf8 notes: UnsafeBufferPointer<UInt8>, entities: HTMLEntities, reducer: inout HTMLReducer) {
+        guard notes.contains(UInt8(ascii: "<")) else {
+            self.init(plain: String(decoding: notes, as: UTF8.self))
+            return
+        }
+        reducer.read(utf8: notes, entities: entities)
+        self.init(reducedBy: &reducer)
+    }
+
+    /// Notes in plain text.
+    private init(plain notes: String) {
+        text = Self.plainParagraphs(notes).joined(separator: "\n\n")
+        bodyLength = text.utf8.count
+        links = []
+    }
+
+    /// The notes `reducer` has just read.
+    private init(reducedBy reducer: inout HTMLReducer) {
         bodyLength = reducer.body.count
         links = reducer.links
         text = reducer.textWithLinks()
@@ -70,20 +91,64 @@ public struct ShowNotes: Equatable, Sendable {
     /// The show notes of each of `notes` (nil for nil) put through `transform`, in order, reduced
     /// on every core: a listing or an index reduces thousands.
     static func reduce<T: Sendable>(_ notes: [String?], _ transform: @escaping @Sendable (ShowNotes) -> T) async -> [T?] {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, notes.count / 64))
-        let size = (notes.count + parts - 1) / parts
+        await reduce(count: notes.count) { index, entities, reducer in
+            notes[index].map { transform(ShowNotes($0, entities: entities, reducer: &reducer)) }
+        }
+    }
+
+    /// The show notes of a page of episodes (``Page``) put through `transform`, as
+    /// ``reduce(_:_:)-(String?...)`` does.
+    static func reduce<T: Sendable>(_ page: Page, _ transform: @escaping @Sendable (ShowNotes) -> T) async -> [T?] {
+        await reduce(count: page.count) { index, entities, reducer in
+            page.withNotes(at: index) { notes in transform(ShowNotes(utf8: notes, entities: entities, reducer: &reducer)) }
+        }
+    }
+
+    /// The results of `reduce` for each index below `count`, in order, in parts as many as
+    /// there are cores.
+    private static func reduce<T: Sendable>(
+        count: Int, _ reduce: @escaping @Sendable (Int, HTMLEntities, inout HTMLReducer) -> T?
+    ) async -> [T?] {
+        let parts = max(1, min(processorCount, count / 64))
+        let size = (count + parts - 1) / parts
         return await withTaskGroup(of: (Int, [T?]).self) { group in
             for part in 0..<parts {
-                let slice = notes[min(notes.count, part * size)..<min(notes.count, (part + 1) * size)]
+                let indices = min(count, part * size)..<min(count, (part + 1) * size)
                 group.addTask {
                     let entities = HTMLEntities()
                     var reducer = HTMLReducer()
-                    return (part, slice.map { $0.map { transform(ShowNotes($0, entities: entities, reducer: &reducer)) } })
+                    return (part, indices.map { reduce($0, entities, &reducer) })
                 }
             }
             var done: [[T?]] = Array(repeating: [], count: parts)
             for await (part, reduced) in group { done[part] = reduced }
             return done.flatMap { $0 }
+        }
+    }
+
+    /// How many cores there are: Foundation reads it from the control groups' files each time.
+    private static let processorCount = ProcessInfo.processInfo.activeProcessorCount
+
+    /// The show notes of a page of episodes as their UTF-8 bytes, one after another, as a
+    /// listing reads them from the library: making a `String` of each would check every byte
+    /// that the reduction then reads again.
+    struct Page: Sendable {
+        private var bytes: [UInt8] = []
+        private var ranges: [Range<Int>?] = []
+
+        var count: Int { ranges.count }
+
+        /// Adds the next episode's notes (nil for none).
+        mutating func append(_ notes: Data?) {
+            guard let notes else { return ranges.append(nil) }
+            ranges.append(bytes.count..<(bytes.count + notes.count))
+            bytes.append(contentsOf: notes)
+        }
+
+        /// What `body` makes of the notes at `index`; nil for none.
+        func withNotes<T>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+            guard let range = ranges[index] else { return nil }
+            return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
         }
     }
 

@@ -383,41 +383,43 @@ public struct Library: Sendable {
             reader = writer
         }
         let downloads = try await reader.read { db in try Self.downloadsByEnclosureURL(db) }
-        /// The page after the episode numbered `number`; none after nil.
-        func page(after number: Int?) async throws -> [EpisodeEntry] {
-            guard let number else { return [] }
+        /// The page after the episode numbered `number`, with its show notes' HTML when asked
+        /// for; none after nil.
+        func page(after number: Int?) async throws -> (entries: [EpisodeEntry], notes: ShowNotes.Page?) {
+            guard let number else { return ([], nil) }
             return try await reader.read { db in
-                try Self.episodes(
+                try Self.episodePage(
                     db, podcastID: podcastID, after: number, limit: Self.pageSize, downloads: downloads,
-                    descriptions: showNotes)
+                    withNotes: showNotes)
             }
-        }
-        /// The show notes of `entries` as text, when asked for.
-        func notes(of entries: [EpisodeEntry]) -> () async -> [String?] {
-            guard showNotes else { return { [] } }
-            let descriptions = entries.map(\.episode.description)
-            return { await ShowNotes.reduce(descriptions) { $0.text } }
         }
         /// Puts the notes in place of the HTML. The loop below shares no page it passes here,
         /// so the episodes are changed where they are, not copied.
         func put(_ notes: [String?], in entries: inout [EpisodeEntry]) {
             for index in notes.indices { entries[index].episode.description = notes[index] }
         }
-        var current = try await page(after: 0)
+        let (first, firstNotes) = try await page(after: 0)
+        var current = first
         let firstAfter = current.last?.number
         async let second = page(after: firstAfter)
-        put(await notes(of: current)(), in: &current)
-        var read = try await second
+        put(await Self.text(of: firstNotes), in: &current)
+        var (read, readNotes) = try await second
         while !current.isEmpty {
             let after = read.last?.number
-            let reduce = notes(of: read)
             async let next = page(after: after)
-            async let upcoming = reduce()
+            let notes = readNotes
+            async let upcoming = Self.text(of: notes)
             try await body(current)
             current = read
-            read = try await next
+            (read, readNotes) = try await next
             put(await upcoming, in: &current)
         }
+    }
+
+    /// The show notes of a page as text; none without notes.
+    private static func text(of notes: ShowNotes.Page?) async -> [String?] {
+        guard let notes else { return [] }
+        return await ShowNotes.reduce(notes) { $0.text }
     }
 
     /// How often the log copier of an update copies the log into the database file (its
@@ -450,21 +452,36 @@ public struct Library: Sendable {
         ).map(PodcastColumns.storedPodcast(from:))
     }
 
-    /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
-    /// their descriptions when asked.
+    /// A podcast's episodes in feed order after number `after`, at most `limit` of them.
     private static func episodes(
-        _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download],
-        descriptions: Bool = false
+        _ db: Database, podcastID: Int64, after: Int = 0, limit: Int = -1, downloads: [String: Download]
     ) throws -> [EpisodeEntry] {
-        try EpisodeColumns.entries(
+        try episodePage(db, podcastID: podcastID, after: after, limit: limit, downloads: downloads, withNotes: false).entries
+    }
+
+    /// A podcast's episodes in feed order after number `after`, at most `limit` of them, with
+    /// the HTML of their show notes when asked (read as bytes, never as strings).
+    private static func episodePage(
+        _ db: Database, podcastID: Int64, after: Int, limit: Int, downloads: [String: Download], withNotes: Bool
+    ) throws -> (entries: [EpisodeEntry], notes: ShowNotes.Page?) {
+        var notes = withNotes ? ShowNotes.Page() : nil
+        let entries = try EpisodeColumns.entries(
             db,
             sql: """
-                SELECT \(EpisodeColumns.entrySelection())\(descriptions ? ", episode.description" : "")
+                SELECT \(EpisodeColumns.entrySelection())\(withNotes ? ", episode.description" : "")
                 FROM \(EpisodeColumns.withPlayback)
                 WHERE episode.podcastId = ? AND episode.position > ? ORDER BY episode.position LIMIT ?
                 """,
             arguments: [podcastID, after, limit], downloads: downloads, expectedCount: max(limit, 0),
-            extra: descriptions ? { entry, row in entry.episode.description = row[EpisodeColumns.entryColumnCount] } : nil)
+            extra: withNotes
+                ? { _, row in
+                    do {
+                        try row.withUnsafeData(atIndex: EpisodeColumns.entryColumnCount) { notes!.append($0) }
+                    } catch {
+                        notes!.append(nil)  // text is always readable as bytes; no episode is skipped all the same
+                    }
+                } : nil)
+        return (entries, notes)
     }
 
 

@@ -145,4 +145,24 @@ import TestSupport
         #expect(texts == notes.map { $0.map { ShowNotes($0).text } })
         #expect(texts[1] == "Note 1 é\n\nlink [1]\n\n[1] https://example.com/1")
     }
+
+    /// A listing's page of notes, read as bytes, is reduced as the same notes are as strings:
+    /// none, empty, plain text, and HTML, in order.
+    @Test func notesReadAsBytesMatchNotesReadAsStrings() async {
+        let notes: [String?] = (0..<300).map { index in
+            switch index % 5 {
+            case 0: nil
+            case 1: ""
+            case 2: "Plain note \(index)\n\nwith   a second  paragraph &amp; no tag"
+            default: "<p>Note \(index) &eacute;&nbsp;caf\u{E9}</p><ul><li><a href=\"https://example.com/\(index)\">link</a></ul>"
+            }
+        }
+        var page = ShowNotes.Page()
+        for note in notes { page.append(note.map { Data($0.utf8) }) }
+        #expect(page.count == notes.count)
+        let texts = await ShowNotes.reduce(page) { $0.text }
+        #expect(texts == notes.map { $0.map { ShowNotes($0).text } })
+        #expect(texts[0] == nil && texts[1] == "")
+        #expect(texts[3] == "Note 3 é café\n\n• link [1]\n\n[1] https://example.com/3")
+    }
 }

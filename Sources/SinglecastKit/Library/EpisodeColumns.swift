@@ -457,7 +457,7 @@ enum EpisodeColumns {
         while let row = try rows.next() {
             var entry = entry(from: row, downloads: downloads)
             extra?(&entry, row)
-            entries.append(entry)
+            entries.append(consume entry)
         }
         return entries
     }

@@ -21,11 +21,15 @@ enum PodcastJSONWriter {
             await withCheckedContinuation { done in
                 output.async {
                     state.withLock { state in
-                        // By index: a `for in` loop would copy each entry, retaining every string it holds.
-                        for index in entries.indices {
-                            state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
-                            episode(entries[index], extras: entries[index].download.flatMap { extras[$0.id] } ?? [], to: &state.out)
-                            state.count += 1
+                        // Through pointers: a `for in` loop, or the array's subscript, copies each
+                        // entry, retaining every string it holds.
+                        entries.withUnsafeBufferPointer { entries in
+                            for index in entries.indices {
+                                state.out.raw(state.count == 0 ? "\n    " : ",\n    ")
+                                let entry = entries.baseAddress! + index
+                                episode(entry, extras: entry.pointee.download.flatMap { extras[$0.id] } ?? [], to: &state.out)
+                                state.count += 1
+                            }
                         }
                     }
                     done.resume()
@@ -50,21 +54,21 @@ enum PodcastJSONWriter {
         out.raw(",\n  \"episodes\": [")
     }
 
-    private static func episode(_ entry: borrowing EpisodeEntry, extras: [ExtraFile], to out: inout JSONOutput) {
+    private static func episode(_ entry: UnsafePointer<EpisodeEntry>, extras: [ExtraFile], to out: inout JSONOutput) {
         out.raw("{\"number\": ")
-        out.integer(Int64(entry.number))
+        out.integer(Int64(entry.pointee.number))
         out.raw(", \"title\": ")
-        out.string(entry.episode.title)
+        out.string(entry.pointee.episode.title)
         out.raw(", \"guid\": ")
-        out.string(entry.episode.guid)
+        out.string(entry.pointee.episode.guid)
         out.raw(", \"published\": ")
-        out.date(entry.episode.published)
+        out.date(entry.pointee.episode.published)
         out.raw(", \"duration\": ")
-        out.integer(entry.episode.duration.map(Int64.init))
+        out.integer(entry.pointee.episode.duration.map(Int64.init))
         out.raw(", \"description\": ")
-        out.string(entry.episode.description)
+        out.string(entry.pointee.episode.description)
         out.raw(", \"enclosure\": ")
-        if let enclosure = entry.episode.enclosure {
+        if let enclosure = entry.pointee.episode.enclosure {
             out.raw("{\"url\": ")
             out.string(enclosure.url.redactingURLPasswords)
             out.raw(", \"length\": ")
@@ -76,23 +80,23 @@ enum PodcastJSONWriter {
             out.raw("null")
         }
         out.raw(", \"state\": ")
-        out.string((entry.download?.state ?? .notStarted).rawValue)
+        out.string((entry.pointee.download?.state ?? .notStarted).rawValue)
         out.raw(", \"progress\": ")
-        out.number(entry.download?.fractionCompleted)
+        out.number(entry.pointee.download?.fractionCompleted)
         out.raw(", \"file\": ")
-        out.string(entry.download?.file)
+        out.string(entry.pointee.download?.file)
         out.raw(", \"message\": ")
-        out.string(entry.download?.failure.map(Words.failure))
+        out.string(entry.pointee.download?.failure.map(Words.failure))
         out.raw(", \"error\": ")
-        out.value(entry.download?.failure)
+        out.value(entry.pointee.download?.failure)
         out.raw(", \"position\": ")
-        out.number(entry.playback.position)
+        out.number(entry.pointee.playback.position)
         out.raw(", \"played\": ")
-        out.bool(entry.playback.isPlayed)
+        out.bool(entry.pointee.playback.isPlayed)
         out.raw(", \"playedAt\": ")
-        out.date(entry.playback.playedAt)
+        out.date(entry.pointee.playback.playedAt)
         out.raw(", \"transcripts\": [")
-        for (index, transcript) in entry.episode.transcripts.enumerated() {
+        for (index, transcript) in entry.pointee.episode.transcripts.enumerated() {
             out.raw(index == 0 ? "{\"url\": " : ", {\"url\": ")
             out.string(transcript.url.redactingURLPasswords)
             out.raw(", \"type\": ")
@@ -104,7 +108,7 @@ enum PodcastJSONWriter {
             out.raw("}")
         }
         out.raw("], \"chapters\": ")
-        out.string(entry.episode.chaptersURL?.redactingURLPasswords)
+        out.string(entry.pointee.episode.chaptersURL?.redactingURLPasswords)
         out.raw(", \"extras\": [")
         for (index, extra) in extras.enumerated() {
             out.raw(index == 0 ? "{\"kind\": " : ", {\"kind\": ")

@@ -142,7 +142,8 @@ public struct ShowNotes: Equatable, Sendable {
         mutating func append(_ notes: Data?) {
             guard let notes else { return ranges.append(nil) }
             ranges.append(bytes.count..<(bytes.count + notes.count))
-            bytes.append(contentsOf: notes)
+            // Copied as one run of bytes: `Data` as a sequence is copied through its iterator.
+            notes.withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
 
         /// What `body` makes of the notes at `index`; nil for none.

@@ -431,9 +431,9 @@ enum EpisodeColumns {
     static func entry(from row: Row, downloads: [String: Download]) -> EpisodeEntry {
         var episode = Episode(title: "")
         for (offset, field) in listedFields.enumerated() { field.read(&episode, row, entryBookkeeping.count + offset) }
+        let download = episode.enclosure.flatMap { downloads[$0.url] }
         return EpisodeEntry(
-            id: row[0], number: row[1] ?? 0, episode: episode,
-            download: episode.enclosure.flatMap { downloads[$0.url] }, isNew: row[2], isDeleted: row[3],
+            id: row[0], number: row[1] ?? 0, episode: consume episode, download: download, isNew: row[2], isDeleted: row[3],
             playback: Playback(position: row[4], playedAt: (row[5] as Double?).map(Date.init(timeIntervalSince1970:))))
     }
 

@@ -230,7 +230,11 @@ struct FeedReader {
         if let top = scopes.last, top.depth == depth {
             scopes.removeLast()
             if top.scope == .item {
-                episodes.append(episode.episode(podcastTitle: podcast.title ?? podcast.itunesTitle ?? fallbackTitle))
+                // Taken out of the draft rather than copied: each of its strings would be
+                // retained here and released when the next item begins.
+                var finished = EpisodeDraft()
+                swap(&finished, &episode)
+                episodes.append(finished.episode(podcastTitle: podcast.title ?? podcast.itunesTitle ?? fallbackTitle))
                 completedEpisodes += 1
             }
         }
@@ -495,7 +499,7 @@ private struct EpisodeDraft {
     var chaptersURL: String?
 
     /// The episode; `podcastTitle` names it when nothing else can.
-    func episode(podcastTitle: @autoclosure () -> String) -> Episode {
+    consuming func episode(podcastTitle: @autoclosure () -> String) -> Episode {
         let enclosure = enclosure ?? mediaContent.value
         return Episode(
             title: fallbackTitle(enclosure: enclosure) ?? podcastTitle(), guid: guid ?? rdfAbout, link: link.value,

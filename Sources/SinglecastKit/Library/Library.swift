@@ -145,6 +145,7 @@ public struct Library: Sendable {
     private init(writer: any DatabaseWriter, directory: URL?) throws {
         self.writer = writer
         self.directory = directory
+        try writer.writeWithoutTransaction(LibrarySchema.createIfEmpty)
         try Self.migrator.migrate(writer)
     }
 

@@ -1,7 +1,9 @@
 import GRDB
 
 extension Library {
-    /// The schema's history. A migration is never edited once it has shipped: add a new one.
+    /// The schema's history. A migration is never edited once it has shipped: add a new one,
+    /// then make ``LibrarySchema``'s script again (its tests print it), or new libraries run it
+    /// on their own.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

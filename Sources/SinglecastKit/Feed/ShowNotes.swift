@@ -97,7 +97,7 @@ public struct ShowNotes: Equatable, Sendable {
     }
 
     /// The show notes of a page of episodes (``Page``) put through `transform`, as
-    /// ``reduce(_:_:)-(String?...)`` does.
+    /// the notes given as strings are.
     static func reduce<T: Sendable>(_ page: Page, _ transform: @escaping @Sendable (ShowNotes) -> T) async -> [T?] {
         await reduce(count: page.count) { index, entities, reducer in
             page.withNotes(at: index) { notes in transform(ShowNotes(utf8: notes, entities: entities, reducer: &reducer)) }

@@ -277,8 +277,8 @@ public struct Library: Sendable {
     /// A connection of its own for a save that holds one transaction from its first batch to
     /// its commit (see ``SaveOptions/inOneTransaction``): it does not check foreign keys (the
     /// save finds or creates the podcast's row in that transaction, under its lock) nor
-    /// checkpoint on commit, and may leave its transaction open between jobs. Nil for a library in memory. It blocks while
-    /// the database opens.
+    /// checkpoint on commit, and may leave its transaction open between jobs. Nil for a library
+    /// in memory. It blocks while the database opens.
     func openSaveConnection() throws -> DatabaseQueue? {
         guard let directory else { return nil }
         var configuration = Self.configuration

@@ -193,19 +193,6 @@ enum LibrarySchema {
         }
     }
 
-    /// The script that makes what `db` holds, as ``script`` is written.
-    static func script(of db: Database) throws -> String {
-        try String.fetchAll(
-            db,
-            sql: """
-                SELECT sql || ';' FROM sqlite_master
-                WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
-                  AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow')
-                ORDER BY rowid
-                """
-        ).joined(separator: "\n")
-    }
-
     private static func isEmpty(_ db: Database) throws -> Bool {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0
     }

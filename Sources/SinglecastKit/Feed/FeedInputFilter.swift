@@ -15,8 +15,8 @@ import Glibc
 /// - UTF-32 (by its byte order mark): converts to UTF-8 itself, as libxml2's push parser cannot.
 /// - UTF-16 (by its byte order mark or its first `<`) and any other declared encoding glibc's
 ///   iconv knows (EUC-JP, Shift_JIS, GB18030, KOI8-R…): converts to UTF-8 with iconv, each byte
-///   that cannot be decoded becoming U+FFFD, so that one bad byte costs one character
-///   (libxml2 stops reading at it, and prints to stderr).
+///   that cannot be decoded (or that iconv passes on without decoding) becoming U+FFFD, so that
+///   one bad byte costs one character (libxml2 stops reading at it, and prints to stderr).
 /// - anything else (encodings iconv does not know): passes the bytes to libxml2 unchanged.
 ///
 /// In what it converts or checks, it drops the C0 control characters that XML 1.0 forbids (all
@@ -161,13 +161,7 @@ struct FeedInputFilter {
         var start = 0
         while start < bytes.count {
             let step = decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start...]))
-            for byte in step.output {
-                if UTF8Sequence.isForbiddenControl(byte) {
-                    noteFault()
-                } else {
-                    converted.append(byte)
-                }
-            }
+            appendDecoded(step.output)
             start += step.consumed
             switch step.stop {
             case .end:
@@ -187,6 +181,27 @@ struct FeedInputFilter {
         }
         if !converted.isEmpty || convertedFault != nil {
             try emitConverted(emit)
+        }
+    }
+
+    /// Appends what iconv produced, which glibc does not promise is UTF-8: it passes five- and
+    /// six-byte sequences through (from ISO-IR-193, a name of UTF-8, or from UCS-4 past
+    /// U+10FFFF). Each byte that starts no valid sequence becomes U+FFFD, and the forbidden
+    /// control characters are dropped.
+    private mutating func appendDecoded(_ output: ArraySlice<UInt8>) {
+        output.withUnsafeBytes { output in
+            var index = 0
+            while index < output.count {
+                let valid = UTF8Sequence.firstProblem(in: UnsafeRawBufferPointer(rebasing: output[index...]))
+                converted.append(contentsOf: output[index..<(index + valid)])
+                index += valid
+                guard index < output.count else { return }
+                noteFault()
+                if !UTF8Sequence.isForbiddenControl(output[index]) {
+                    converted.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
+                }
+                index += 1
+            }
         }
     }
 

@@ -279,7 +279,7 @@ private func date(_ iso8601: String) -> Date {
         "recover-text-before-root.xml", "comment-after-root.xml", "billion-laughs.xml", "media-rss.xml",
         "fuzz-long-doctype-in-small-chunks.xml", "cut-before-first-item.xml", "cut-in-cdata-before-first-item.xml",
         "cut-inside-tag-before-first-item.xml", "recover-invalid-euc-jp.xml", "recover-invalid-shift-jis.xml",
-        "recover-invalid-utf16.xml", "escaped-notes.xml",
+        "recover-invalid-utf16.xml", "escaped-notes.xml", "recover-iconv-output-not-utf8.xml",
     ]
 
     @Test(arguments: fixtures)
@@ -506,6 +506,16 @@ private func date(_ iso8601: String) -> Date {
         let feed = try parse("unknown-encoding-invalid-bytes.xml")
         #expect(feed.podcast.title == "Show \u{FFFD}( \u{FFFD}\u{FFFD}")
         #expect(feed.episodes.map(\.title) == ["Item \u{FFFD}\u{FFFD} \u{FFFD}"])
+    }
+
+    /// glibc's iconv hands five-byte sequences on from ISO-IR-193, a name of UTF-8: they are not
+    /// UTF-8, so each of their bytes becomes a replacement character.
+    @Test func sequencesIconvPassesOnUndecodedBecomeReplacementCharacters() throws {
+        let feed = try parse("recover-iconv-output-not-utf8.xml")
+        let five = String(repeating: "\u{FFFD}", count: 5)
+        #expect(feed.episodes.map(\.title) == ["Before", "Five bytes \(five) then caf\u{E9}", "After"])
+        #expect(feed.episodes[1].description == "Some notes \(five)")
+        expectRepaired(feed, "recover-iconv-output-not-utf8.xml", line: 10)
     }
 
     @Test(arguments: [("recover-invalid-euc-jp.xml", "EUC-JP"), ("recover-invalid-shift-jis.xml", "Shift_JIS")])

@@ -160,7 +160,7 @@ enum EpisodeColumns {
         /// Whether the save holds one transaction, on a connection that checks no foreign key,
         /// from its start to its commit (``Library/SaveOptions/inOneTransaction``).
         var holdsTransaction = false
-        private var stored: [IdentityBytes: Stored] = [:]
+        private var stored = IdentityTable<Stored>()
         private var hasStagingTable = false
         /// How many episodes the feed lists so far.
         private(set) var episodeCount = 0
@@ -178,7 +178,7 @@ enum EpisodeColumns {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT identity, fingerprint, position FROM episode WHERE podcastId = ?", arguments: [podcastID])
             while let row = try rows.next() {
-                stored[IdentityBytes(text: row[0])] = Stored(fingerprint: row[1] ?? 0, position: row[2])
+                stored.insert(row[0], Stored(fingerprint: row[1] ?? 0, position: row[2]))
             }
             writesDirectly = stored.isEmpty
         }
@@ -285,7 +285,7 @@ enum EpisodeColumns {
             let position = episodeCount
             let (identity, fingerprint) = (key.identity, key.fingerprint)
             // What is left in `stored` at the end is what the feed no longer lists.
-            let existing = stored.removeValue(forKey: IdentityBytes(text: identity))
+            let existing = stored.take(identity)
             if existing == nil { addedCount += 1 }
             if let existing, existing.fingerprint == fingerprint {
                 guard existing.position != position else { return false }
@@ -315,8 +315,8 @@ enum EpisodeColumns {
             }
             let clearPosition = try db.cachedStatement(
                 sql: "UPDATE episode SET position = NULL WHERE podcastId = ? AND identity = ?")
-            for (identity, existing) in stored where existing.position != nil {
-                try clearPosition.execute(arguments: [podcastID, identity.text])
+            for (identity, existing) in stored.remaining where existing.position != nil {
+                try clearPosition.execute(arguments: [podcastID, identity])
             }
             return addedCount
         }
@@ -337,27 +337,11 @@ enum EpisodeColumns {
         let fingerprint: Int64
     }
 
-    /// An episode's identity told apart from others by its bytes, as the database's unique index
-    /// tells them apart: a `String` hashes and compares its characters' normalized form,
-    /// which costs more on every item of a large feed and answers another question.
-    private struct IdentityBytes: Hashable {
-        let text: String
-
-        static func == (left: IdentityBytes, right: IdentityBytes) -> Bool {
-            left.text.utf8.elementsEqual(right.text.utf8)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-    }
-
     /// Works out the keys of a feed's episodes, in feed order, for its ``Saver``: on the task
     /// that parses the feed, so that the library's writer, which every feed of an update
     /// shares, only writes.
     struct KeyMaker {
-        private var seen = Set<IdentityBytes>()
+        private var seen = IdentityTable<Void>()
 
         mutating func keys(of episodes: [Episode]) -> [Key] {
             var keys: [Key] = []
@@ -378,7 +362,7 @@ enum EpisodeColumns {
             let base = episode.pointee.identity ?? "title:\(episode.pointee.title)"
             var identity = base
             var copy = 1
-            while !seen.insert(IdentityBytes(text: identity)).inserted {
+            while !seen.insert(identity, ()) {
                 copy += 1
                 identity = "\(base)#\(copy)"
             }

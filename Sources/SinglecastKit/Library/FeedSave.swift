@@ -83,9 +83,15 @@ public actor FeedSave {
     }
 
     /// Finds or creates the podcast's row, and reads what the library holds of its episodes.
+    /// In the save's one transaction, a new podcast's row is inserted at the commit instead
+    /// (``Begun/insertsPodcastAtCommit``).
     private nonisolated func readPodcast(_ db: Database) throws {
-        let podcast = try Self.podcastRow(feedKey: feedKey, options: options, db: db)
-        begun.withLock { $0.podcast = podcast }
+        let insertsAtCommit = state.withLock { $0.holdsTransaction }
+        let podcast = try Self.podcastRow(feedKey: feedKey, options: options, insertsAtCommit: insertsAtCommit, db: db)
+        begun.withLock {
+            $0.podcast = podcast
+            $0.insertsPodcastAtCommit = insertsAtCommit && podcast.created
+        }
         try state.withLock { try $0.readStored(podcastID: podcast.id, db: db) }
     }
 
@@ -100,15 +106,32 @@ public actor FeedSave {
         var holdsCheckpoints = false
         /// The podcast's row, and whether the save created it (removed again by ``discard()``).
         var podcast: (id: Int64, created: Bool)?
+        /// Whether the new podcast's row is inserted at the commit, under the id the save
+        /// holds for it. The pages a row changes at the start of a transaction and again at
+        /// its end would be written to the log twice once the cache had spilled them, and
+        /// SQLite would then read the whole log back at the commit to checksum it again.
+        var insertsPodcastAtCommit = false
     }
 
-    /// The podcast's row: the one given, the one of the feed's key, or a new one.
-    private static func podcastRow(feedKey: String, options: Library.SaveOptions, db: Database) throws
+    /// The podcast's row: the one given, the one of the feed's key, or a new one; with
+    /// `insertsAtCommit`, a new one's id only, which the transaction under way holds until the
+    /// row is inserted (no other connection can write meanwhile).
+    private static func podcastRow(feedKey: String, options: Library.SaveOptions, insertsAtCommit: Bool, db: Database) throws
         -> (id: Int64, created: Bool)
     {
         if let id = options.podcastID { return (id, false) }
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM podcast WHERE feedKey = ?", arguments: [feedKey]) {
             return (id, false)
+        }
+        guard !insertsAtCommit else {
+            // The id AUTOINCREMENT would give.
+            let id = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(IFNULL((SELECT seq FROM sqlite_sequence WHERE name = 'podcast'), 0),
+                               IFNULL((SELECT MAX(id) FROM podcast), 0)) + 1
+                    """)!
+            return (id, true)
         }
         try db.execute(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, '')", arguments: [feedKey])
         return (db.lastInsertedRowID, true)
@@ -155,7 +178,7 @@ public actor FeedSave {
         try await flush()
         let lastEpisodes = feed.episodes
         let lastKeys = keyMaker.withLock { $0.keys(of: lastEpisodes) }
-        let podcastID = begun.withLock { $0.podcast!.id }
+        let (podcastID, insertsPodcast) = begun.withLock { ($0.podcast!.id, $0.insertsPodcastAtCommit) }
         let feedKey = self.feedKey
         let options = self.options
         let validators = self.validators
@@ -163,6 +186,10 @@ public actor FeedSave {
         let holdsTransaction = state.withLock { $0.holdsTransaction }
         let (podcast, markedNew) = try await connection.writeWithoutTransaction { db in
             func finish() throws -> (StoredPodcast, Int) {
+                if insertsPodcast {
+                    try db.execute(
+                        sql: "INSERT INTO podcast (id, feedKey, title) VALUES (?, ?, '')", arguments: [podcastID, feedKey])
+                }
                 let added = try self.state.withLock { saver in
                     try saver.write(lastEpisodes, keys: lastKeys, db: db)
                     return try saver.merge(db: db)

@@ -287,6 +287,35 @@ import Testing
         #expect(try await library.episodes(podcastID: saved.podcast.id).map(\.episode.title) == ["Three"])
     }
 
+    /// A new podcast saved in one transaction gets its row at the commit, under the id its row
+    /// would have had at the start: after every podcast's id, even one removed since (ids are
+    /// never used twice), with its counts row and its episodes under it.
+    @Test func aNewPodcastSavedInOneTransactionGetsTheIdAnInsertWouldHave() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("singlecast-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try await Library.open(directory: folder)
+        func saveInOneTransaction(_ key: String) async throws -> SavedFeed {
+            let save = await library.beginSave(feedKey: key, options: inOneTransaction())
+            try await save.add(feed(["One", "Two"], guidPrefix: key).episodes)
+            return try await save.commit(Feed(podcast: Podcast(title: "Show \(key)"), episodes: []))
+        }
+        let first = try await library.saveFeed(feed(["One"]), feedKey: "a")
+        let second = try await saveInOneTransaction("b")
+        try await library.writer.write { db in try db.execute(sql: "DELETE FROM podcast WHERE id = ?", arguments: [second.podcast.id]) }
+        let third = try await saveInOneTransaction("c")
+        #expect([first, second, third].map(\.podcast.id) == [1, 2, 3])
+        #expect(third.podcast.podcast.title == "Show c")
+        let rows = try await library.writer.read { db in
+            (
+                try Int64.fetchAll(db, sql: "SELECT DISTINCT podcastId FROM episode ORDER BY podcastId"),
+                try Int64.fetchAll(db, sql: "SELECT podcastId FROM podcastCounts ORDER BY podcastId")
+            )
+        }
+        #expect(rows.0 == [1, 3])
+        #expect(rows.1 == [1, 3])
+        #expect(try await library.episodes(podcastID: third.podcast.id).map(\.episode.title) == ["One", "Two"])
+    }
+
     /// A podcast that has episodes is saved in one transaction as in a transaction per batch:
     /// the same episodes, numbers and rows; and a library in memory, which has no file for a
     /// connection of the save's own, saves a batch at a time.

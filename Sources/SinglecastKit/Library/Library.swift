@@ -279,12 +279,20 @@ public struct Library: Sendable {
     /// save finds or creates the podcast's row in that transaction, under its lock) nor
     /// checkpoint on commit, and may leave its transaction open between jobs. Nil for a library
     /// in memory. It blocks while the database opens.
+    ///
+    /// Its cache is 4 MiB: the commit writes what the cache holds changed, so a smaller cache
+    /// makes it shorter, the rest having gone to the log while the feed was parsed; below about
+    /// 2 MiB a large feed's episode index no longer fits, and its pages, written to the log
+    /// and changed again, make SQLite read the log back to checksum it at the commit.
     func openSaveConnection() throws -> DatabaseQueue? {
         guard let directory else { return nil }
         var configuration = Self.configuration
         configuration.foreignKeysEnabled = false
         configuration.allowsUnsafeTransactions = true
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA cache_size = -4096")
+        }
         return try DatabaseQueue(path: Self.databasePath(in: directory), configuration: configuration)
     }
 

@@ -193,7 +193,7 @@ struct FeedInputFilter {
             var index = 0
             while index < output.count {
                 let valid = UTF8Sequence.firstProblem(in: UnsafeRawBufferPointer(rebasing: output[index...]))
-                converted.append(contentsOf: output[index..<(index + valid)])
+                converted.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[index..<(index + valid)]))
                 index += valid
                 guard index < output.count else { return }
                 noteFault()
@@ -252,7 +252,7 @@ struct FeedInputFilter {
             }
             switch UTF8Sequence.classify(rest, at: index) {
             case .valid(let length):
-                converted.append(contentsOf: rest[index..<(index + length)])
+                converted.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[index..<(index + length)]))
                 index += length
             case .incomplete where !isFinal:
                 carry = Array(rest[index...])

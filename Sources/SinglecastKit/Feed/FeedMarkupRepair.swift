@@ -145,7 +145,7 @@ struct FeedMarkupRepair {
         if !isRepaired {
             if end > 0 { try emit(UnsafeRawBufferPointer(rebasing: buffer[..<end])) }
         } else {
-            output.append(contentsOf: buffer[copied..<end])
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[copied..<end]))
             try output.withUnsafeBytes { try emit($0) }
         }
         if isFinal {
@@ -493,7 +493,7 @@ struct FeedMarkupRepair {
             if character == ">" {
                 appendGreaterThan()
             } else {
-                output.append(contentsOf: character.utf8)
+                UTF8.encode(character) { output.append($0) }
             }
             copied = end
             return end
@@ -518,7 +518,7 @@ struct FeedMarkupRepair {
         var start = 0
         while true {
             let close = ByteSearch.firstIndex(of: UInt8(ascii: ">"), or: UInt8(ascii: ">"), in: text, from: start)
-            output.append(contentsOf: text[start..<close])
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<close]))
             guard close < text.count else { return }
             appendGreaterThan()
             start = close + 1
@@ -583,7 +583,7 @@ struct FeedMarkupRepair {
 
     /// Puts `replacement` in place of `range` of `buffer`.
     private mutating func replace(_ range: Range<Int>, with replacement: [UInt8], in buffer: UnsafeRawBufferPointer) {
-        output.append(contentsOf: buffer[copied..<range.lowerBound])
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[copied..<range.lowerBound]))
         output.append(contentsOf: replacement)
         copied = range.upperBound
         isRepaired = true

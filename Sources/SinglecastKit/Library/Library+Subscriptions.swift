@@ -77,7 +77,8 @@ extension Library {
         let wasSubscribed = try Bool.fetchOne(
             db, sql: "SELECT subscribedAt IS NOT NULL FROM podcast WHERE id = ?", arguments: [podcastID]) ?? false
         try db.execute(
-            sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE id = ?", arguments: [Date(), podcastID])
+            sql: "UPDATE podcast SET subscribedAt = COALESCE(subscribedAt, ?) WHERE id = ?",
+            arguments: [StoredDate.databaseValue(Date()), podcastID])
         if !wasSubscribed {
             try db.execute(sql: "UPDATE episode SET isNew = 0 WHERE podcastId = ? AND isNew", arguments: [podcastID])
             try Self.markMostRecentNew(podcastID: podcastID, db: db)
@@ -90,7 +91,7 @@ extension Library {
     /// podcasts' ids.
     public func addSubscriptions(_ feeds: [(feedURL: URL, title: String)]) async throws -> [Int64] {
         try await writer.write { db in
-            let now = Date()
+            let now = StoredDate.databaseValue(Date())
             return try feeds.map { feed in
                 let key = feed.feedURL.absoluteString
                 try db.cachedStatement(sql: "INSERT INTO podcast (feedKey, title) VALUES (?, ?) ON CONFLICT(feedKey) DO NOTHING")
@@ -199,12 +200,13 @@ extension Library {
         case .ok, .notModified, .moved: succeeded = true
         case .gone, .failed: succeeded = false
         }
+        let at = StoredDate.databaseValue(result.at)
         try db.cachedStatement(
             sql: """
                 UPDATE podcast SET updateStatus = ?, updateDetail = ?, updatedAt = ?,
                   lastSuccessAt = CASE WHEN ? THEN ? ELSE lastSuccessAt END WHERE id = ?
                 """
-        ).execute(arguments: [result.status.name, detail, result.at, succeeded, result.at, podcastID])
+        ).execute(arguments: [result.status.name, detail, at, succeeded, at, podcastID])
     }
 
     // MARK: - New and deleted episodes

@@ -328,7 +328,8 @@ public struct Library: Sendable {
         ).execute(
             arguments: [
                 feedKey, podcast.title, podcast.link?.absoluteString, podcast.description, podcast.author,
-                podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, Date(), podcastID,
+                podcast.imageURL?.absoluteString, podcast.newFeedURL?.absoluteString, StoredDate.databaseValue(Date()),
+                podcastID,
             ])
     }
 

@@ -1,10 +1,51 @@
 import Foundation
 import GRDB
 
-/// Reads the dates GRDB stored as UTC text, `yyyy-MM-dd HH:mm:ss.SSS`, by arithmetic: GRDB
-/// reads them back through Foundation's `Calendar`, some microseconds a date, and `podcasts`
-/// reads three a subscription. Any other shape (a number, another text) is left to GRDB.
+/// Reads and writes the dates GRDB stores as UTC text, `yyyy-MM-dd HH:mm:ss.SSS`, by
+/// arithmetic: GRDB reads them back through Foundation's `Calendar`, some microseconds a date,
+/// and `podcasts` reads three a subscription; it writes them with a `DateFormatter`, whose
+/// first use loads ICU's data (a millisecond or two of a feed's commit). Any other shape (a
+/// number, another text) is left to GRDB.
 enum StoredDate {
+    /// The text GRDB would store for `date`, to the nearest millisecond (GRDB's formatter,
+    /// ICU, counts the days before October 1582 in the Julian calendar; no date the library
+    /// writes is that old).
+    static func databaseValue(_ date: Date) -> DatabaseValue {
+        // Half a millisecond rounds up, as in GRDB's text (negative dates too).
+        let milliseconds = Int((date.timeIntervalSince1970 * 1_000 + 0.5).rounded(.down))
+        let (seconds, millisecond) = floorDivision(milliseconds, 1_000)
+        let (days, secondOfDay) = floorDivision(seconds, 86_400)
+        let day = UTCDay(Date(timeIntervalSince1970: Double(days) * 86_400))
+        var text: [UInt8] = []
+        text.reserveCapacity(23)
+        append(day.year, digits: 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(day.month, digits: 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(day.day, digits: 2, to: &text)
+        text.append(UInt8(ascii: " "))
+        append(secondOfDay / 3_600, digits: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, digits: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, digits: 2, to: &text)
+        text.append(UInt8(ascii: "."))
+        append(millisecond, digits: 3, to: &text)
+        return String(decoding: text, as: UTF8.self).databaseValue
+    }
+
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    /// Appends `value` (not negative) with at least `digits` digits, zeros first.
+    private static func append(_ value: Int, digits: Int, to text: inout [UInt8]) {
+        let written = String(value).utf8
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, digits - written.count)))
+        text.append(contentsOf: written)
+    }
+
     /// The date `value` holds; nil for NULL.
     static func read(_ value: DatabaseValue) -> Date? {
         guard case .string(var text) = value.storage else { return Date.fromDatabaseValue(value) }

@@ -21,6 +21,24 @@ import Testing
         #expect(abs(read.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.001)
     }
 
+    /// The text written for a date is GRDB's, to the nearest millisecond: dates around every
+    /// boundary a digit or a day turns at, before 1970 too, and thousands of random ones. (Not
+    /// before October 1582, whose days ICU counts in the Julian calendar.)
+    @Test func writesWhatGRDBWrites() {
+        var dates = [
+            0, -0.0005, -0.001, -1, -86_400, 0.0005, 0.999, 0.9999, 1_764_215_922.123, 1_764_215_922.1239,
+            951_782_399.999, 951_782_400, 4_102_444_800, -2_208_988_800.5, -12_219_292_800,
+        ].map(Date.init(timeIntervalSince1970:))
+        var generator = SeededRandom(seed: 25)
+        for _ in 0..<20_000 {
+            dates.append(Date(timeIntervalSince1970: Double.random(in: -3e9...5e9, using: &generator)))
+        }
+        dates.append(Date())
+        let differing = dates.filter { StoredDate.databaseValue($0) != $0.databaseValue }
+        let shown = differing.prefix(3).map { ($0.timeIntervalSince1970, StoredDate.databaseValue($0), $0.databaseValue) }
+        #expect(differing.isEmpty, "\(shown)")
+    }
+
     @Test func leavesOtherShapesToGRDB() {
         // A number of seconds, a day alone, minutes without seconds: GRDB's own readings.
         #expect(StoredDate.read(1_000.5.databaseValue) == Date(timeIntervalSince1970: 1_000.5))

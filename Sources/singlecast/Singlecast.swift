@@ -55,9 +55,9 @@ struct Singlecast: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            await EarlyLibrary.discard()
+            await EarlyLibrary.closeAll()
         } catch {
-            await EarlyLibrary.discard()
+            await EarlyLibrary.closeAll()
             exit(withError: Words.error(error).map(CommandFailure.init) ?? error)
         }
     }

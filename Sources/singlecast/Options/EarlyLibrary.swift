@@ -10,7 +10,8 @@ import Synchronization
 /// of its own because NIO's thread pool starts its threads on first use, which began the
 /// opening only once the parsing had ended (figures in `Benchmarks/README.md`). Only a library
 /// that exists is opened ahead, so that nothing is created before a command asks for it, and
-/// not for help or the version.
+/// not for help or the version. At the end, ``closeAll()`` closes it, and every library the
+/// command was given.
 enum EarlyLibrary {
     private static let opening = Mutex<(directory: URL, task: Task<Library?, any Error>)?>(nil)
 
@@ -46,11 +47,26 @@ enum EarlyLibrary {
         return try await early.task.value
     }
 
-    /// Closes the library opened ahead if no command took it, so that its log is copied into
-    /// the database and removed before the process ends.
-    static func discard() async {
-        guard let early = opening.withLock({ current in defer { current = nil }; return current }) else { return }
-        await close(early.task)
+    /// The libraries the command was given (``GlobalOptions/openLibrary()``), closed by
+    /// ``closeAll()``.
+    private static let given = Mutex<[Library]>([])
+
+    /// Has ``closeAll()`` close `library`, which the command was given.
+    static func closeAtEnd(_ library: Library) {
+        given.withLock { $0.append(library) }
+    }
+
+    /// Closes the library opened ahead if no command took it, and those the command was given,
+    /// so that their logs are copied into the database and removed before the process ends.
+    /// Left to their last release, which another thread may hold for a moment after the
+    /// command has returned, the closes could come after the exit.
+    static func closeAll() async {
+        if let early = opening.withLock({ current in defer { current = nil }; return current }) {
+            await close(early.task)
+        }
+        for library in given.withLock({ given in defer { given = [] }; return given }) {
+            try? await library.close()
+        }
     }
 
     /// Closes it before the process may end: left to its last release, the close could come

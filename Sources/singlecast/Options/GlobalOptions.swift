@@ -18,6 +18,7 @@ struct GlobalOptions: ParsableArguments {
         setUpLogging()
         let early = try await EarlyLibrary.take(directory: libraryDirectory)
         let library = if let early { early } else { try await Library.open(directory: libraryDirectory) }
+        EarlyLibrary.closeAtEnd(library)
         if !library.tightenedPaths.isEmpty { printError(Words.madePrivate(library.tightenedPaths)) }
         return library
     }
